@@ -1,0 +1,218 @@
+# SpMV GPU Lab Kit: the one entry point. `make help` lists the targets.
+#
+# Layout of the build (everything under $(BUILD)):
+#   obj/<source path>.o     one object per source; kit, lab host code and tests are
+#                           compiled once and shared by both implementations
+#   gen/                    generated sources (lab registration lists, embedded .cl files)
+#   <impl>/bin/             test binaries, spmv-kit and lab drivers linked against
+#                           reference/ or starter/ (IMPL=reference|starter)
+#   test-logs/<impl>/       output of the last `make test`
+
+SHELL       := /bin/bash
+BUILD       ?= build
+IMPL        ?= reference
+LAB         ?= all
+SM          ?=
+CXX         ?= g++
+NVCC        ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+CUDA_HOME   ?= $(if $(NVCC),$(abspath $(dir $(NVCC))/..),/usr/local/cuda)
+
+ifneq ($(filter $(IMPL),reference starter),$(IMPL))
+$(error IMPL must be reference or starter, not '$(IMPL)')
+endif
+
+LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+ifeq ($(LAB),all)
+SEL_LABS := $(LABS)
+else
+SEL_LABS := $(LAB)
+ifeq ($(filter $(LAB),$(LABS)),)
+$(error LAB=$(LAB) is not a lab; choose one of: all $(LABS))
+endif
+endif
+
+# ---------------------------------------------------------------- features
+HAVE_CUDA   := $(if $(NVCC),1,0)
+HAVE_OPENCL := $(if $(and $(wildcard /usr/include/CL/cl.h),$(shell ls /usr/lib/*/libOpenCL.so /usr/lib/libOpenCL.so 2>/dev/null)),1,0)
+HAVE_GTEST  := $(if $(wildcard /usr/include/gtest/gtest.h),1,0)
+
+# GPU architecture: SM=, else the local GPU, else a fat binary (sm_75..sm_90 + PTX).
+ifeq ($(SM),)
+SM_DETECTED := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '.[:space:]')
+SM_LIST     := $(if $(SM_DETECTED),$(SM_DETECTED),75 80 86 89 90)
+else
+SM_LIST     := $(SM)
+endif
+GENCODE := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
+           -gencode arch=compute_$(lastword $(SM_LIST)),code=compute_$(lastword $(SM_LIST))
+
+# ---------------------------------------------------------------- flags
+INCLUDES  := -Ilabs/common $(addprefix -Ilabs/,$(LABS))
+DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(CURDIR)/matrices\"
+CXXFLAGS  ?= -O2 -g
+CXXFLAGS  += -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(DEFINES)
+NVCCFLAGS ?= -O3 -lineinfo
+NVCCFLAGS += -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(DEFINES)
+LDLIBS    := -lpthread
+ifeq ($(HAVE_CUDA),1)
+CXXFLAGS  += -isystem $(CUDA_HOME)/include
+LDLIBS    += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
+endif
+ifeq ($(HAVE_OPENCL),1)
+LDLIBS    += -lOpenCL
+endif
+GTEST_LIBS := -lgtest -lpthread
+
+# ---------------------------------------------------------------- sources
+# A file's suffix picks its compiler and the feature it needs:
+#   *.cu -> nvcc (CUDA builds only); *_opencl.cpp and *.cl -> OpenCL builds only;
+#   *_main.cpp -> a lab's driver program.
+define sources_in
+$(filter-out $(if $(filter 1,$(HAVE_OPENCL)),,%_opencl.cpp) %_main.cpp,$(wildcard $(1)/*.cpp)) \
+$(if $(filter 1,$(HAVE_CUDA)),$(wildcard $(1)/*.cu)) \
+$(if $(filter 1,$(HAVE_OPENCL)),$(patsubst %,$(BUILD)/gen/%.cpp,$(wildcard $(1)/*.cl)))
+endef
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(patsubst $(BUILD)/%,%,$(1)))
+
+KIT_SRC        := $(filter-out labs/common/test_support.cpp labs/common/gtest_main.cpp,$(call sources_in,labs/common))
+KIT_OBJ        := $(call obj,$(KIT_SRC))
+TEST_MAIN_OBJ  := $(call obj,labs/common/test_support.cpp labs/common/gtest_main.cpp)
+lab_obj         = $(call obj,$(call sources_in,labs/$(1)))
+reg_obj         = $(call obj,$(BUILD)/gen/labs-$(1).cpp)
+student_obj     = $(call obj,$(call sources_in,$(2)/$(1)))
+ALL_LAB_OBJ     = $(foreach l,$(LABS),$(call lab_obj,$(l)) $(call student_obj,$(l),$(1)))
+
+# ---------------------------------------------------------------- compile rules
+$(BUILD)/obj/%.cpp.o: %.cpp | $(BUILD)/.features
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+$(BUILD)/obj/%.cu.o: %.cu | $(BUILD)/.features
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+$(BUILD)/obj/gen/%.cpp.o: $(BUILD)/gen/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+# Starter stubs leave parameters unused until the student fills them in: no warnings for that.
+$(BUILD)/obj/starter/%: CXXFLAGS += -Wno-unused-parameter -Wno-unused-variable
+$(BUILD)/obj/starter/%: NVCCFLAGS += -Xcompiler -Wno-unused-parameter -diag-suppress 177,550
+
+# OpenCL C sources are embedded as strings, so a binary never looks for .cl files at run time.
+$(BUILD)/gen/%.cl.cpp: %.cl
+	@mkdir -p $(@D)
+	@{ printf 'extern const char kit_cl_%s[];\nconst char kit_cl_%s[] = R"KITCL(' $(basename $(notdir $<)) $(basename $(notdir $<)); \
+	   cat $<; printf ')KITCL";\n'; } > $@
+
+# Registration lists: which labs' variants a binary holds. Regenerated when the lab set changes.
+$(BUILD)/gen/labs-%.cpp: | $(BUILD)/.features
+	@mkdir -p $(@D)
+	@scripts/gen_registration.sh $@ $*
+$(BUILD)/gen/labs-all.cpp: $(BUILD)/.labs
+	@mkdir -p $(@D)
+	@scripts/gen_registration.sh $@ $(LABS)
+$(BUILD)/.labs: FORCE
+	@mkdir -p $(@D); echo "$(LABS)" | cmp -s - $@ || echo "$(LABS)" > $@
+
+# Rebuild everything when the feature set (CUDA, OpenCL, SM) changes.
+$(BUILD)/.features: FORCE
+	@mkdir -p $(@D)
+	@echo "cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(SM_LIST)" | cmp -s - $@ || \
+	 { echo "cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(SM_LIST)" > $@; rm -rf $(BUILD)/obj $(BUILD)/reference $(BUILD)/starter; }
+FORCE:
+
+# ---------------------------------------------------------------- link rules
+LINK = $(CXX) -o $@ $^ $(LDLIBS)
+
+define impl_rules
+$(BUILD)/$(1)/bin/spmv-kit: $(call obj,$(wildcard labs/spmv-kit/*.cpp)) $(call reg_obj,all) \
+                            $(call ALL_LAB_OBJ,$(1)) $(KIT_OBJ)
+	@mkdir -p $$(@D)
+	$$(LINK)
+$(foreach l,$(LABS),
+$(BUILD)/$(1)/bin/test_$(l): $(call obj,$(wildcard tests/$(l)/*.cpp)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(call student_obj,$(l),$(1)) $(TEST_MAIN_OBJ) $(KIT_OBJ)
+	@mkdir -p $$(@D)
+	$$(LINK) $(GTEST_LIBS)
+$(BUILD)/$(1)/bin/test_$(l)_hidden: $(call obj,$(wildcard tests/hidden/$(l)/*.cpp)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(call student_obj,$(l),$(1)) $(TEST_MAIN_OBJ) $(KIT_OBJ)
+	@mkdir -p $$(@D)
+	$$(LINK) $(GTEST_LIBS)
+$(foreach d,$(wildcard labs/$(l)/*_main.cpp),
+$(BUILD)/$(1)/bin/$(patsubst %_main.cpp,%,$(notdir $(d))): $(call obj,$(d)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(call student_obj,$(l),$(1)) $(KIT_OBJ)
+	@mkdir -p $$(@D)
+	$$(LINK)
+))
+endef
+$(eval $(call impl_rules,reference))
+$(eval $(call impl_rules,starter))
+
+$(BUILD)/bin/test_common: $(call obj,$(wildcard tests/common/*.cpp)) $(TEST_MAIN_OBJ) $(KIT_OBJ) $(call reg_obj,none)
+	@mkdir -p $(@D)
+	$(LINK) $(GTEST_LIBS)
+
+# ---------------------------------------------------------------- what gets built
+has_hidden   = $(wildcard tests/hidden/$(1)/*.cpp)
+TEST_BINS    = $(foreach l,$(SEL_LABS),$(BUILD)/$(IMPL)/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/$(IMPL)/bin/test_$(l)_hidden))
+DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(IMPL)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))
+KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
+
+.PHONY: all deps run test test-build bench docs starter check-starter verify-starter dist-student clean help features FORCE
+
+## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
+all: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(BUILD)/bin/test_common
+
+features:
+	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (set NVCC= or install the CUDA Toolkit); building the CPU and OpenCL parts only"; fi
+	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: CL/cl.h or libOpenCL.so missing (run 'make deps')"; fi
+	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest headers missing: run 'make deps'" >&2; exit 1; fi
+
+## deps           install missing Debian/Ubuntu packages (as root), or print the command to run
+deps:
+	@scripts/deps.sh
+
+## run            every format and backend on the 4x4 example and rdb450, as one table
+run: deps
+	@$(MAKE) --no-print-directory features $(KIT_BIN)
+	@$(KIT_BIN) table matrices/example4x4.mtx matrices/rdb450.mtx
+
+## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
+test: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(BUILD)/bin/test_common) $(TEST_BINS)
+	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi
+
+## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
+verify-starter:
+	@$(MAKE) --no-print-directory all IMPL=starter
+	@scripts/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
+
+## starter        regenerate starter/ from reference/ (solution regions become TODOs)
+starter:
+	@python3 scripts/make_starter.py reference starter
+
+## check-starter  fail if starter/ is out of date with reference/
+check-starter:
+	@python3 scripts/make_starter.py reference starter --check
+
+## bench          Google Benchmark suite (GPU parts skipped, with a note, where there is no GPU)
+bench: deps
+	@$(MAKE) --no-print-directory features $(KIT_BIN)
+	@$(KIT_BIN) table --repeats 20 matrices/example4x4.mtx matrices/rdb450.mtx
+
+## docs           Doxygen (no warnings allowed) and the handouts as HTML
+docs:
+	@scripts/make_docs.sh $(BUILD)/docs
+
+## dist-student   the student edition: no reference/, no tests/hidden/
+dist-student:
+	@scripts/dist_student.sh $(BUILD)/dist
+
+## clean          remove the build folder
+clean:
+	rm -rf $(BUILD)
+
+## help           this list
+help:
+	@echo "SpMV GPU Lab Kit. Start with: make run; make test"
+	@echo "Variables: LAB=all|$(subst $() ,|,$(LABS))  IMPL=reference|starter  SM=<arch, e.g. 90>  BUILD=<dir>"
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,53 @@
+// GoogleTest main for every kit test binary. Beyond the default output it prints, at the
+// end, each skipped test with its reason, and a one-line summary that `make test` sums up:
+//   KIT-SUMMARY <binary> passed=N failed=N skipped=N
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+class SkipReporter : public ::testing::EmptyTestEventListener {
+public:
+    void OnTestEnd(const ::testing::TestInfo& info) override {
+        const auto* r = info.result();
+        const std::string name = std::string(info.test_suite_name()) + "." + info.name();
+        if (r->Skipped()) {
+            std::string why;
+            for (int i = 0; i < r->total_part_count(); ++i)
+                if (r->GetTestPartResult(i).skipped()) why = r->GetTestPartResult(i).message();
+            skipped_.push_back(name + ": " + (why.empty() ? "no reason given" : why));
+        } else if (r->Failed()) {
+            ++failed_;
+        } else {
+            ++passed_;
+        }
+    }
+    void OnTestProgramEnd(const ::testing::UnitTest&) override {
+        if (!skipped_.empty()) {
+            std::printf("\nSkipped tests and why:\n");
+            for (const auto& s : skipped_) std::printf("  SKIPPED %s\n", s.c_str());
+        }
+        std::printf("KIT-SUMMARY %s passed=%d failed=%d skipped=%zu\n", binary_.c_str(), passed_, failed_,
+                    skipped_.size());
+        std::fflush(stdout);
+    }
+    std::string binary_;
+
+private:
+    int passed_ = 0, failed_ = 0;
+    std::vector<std::string> skipped_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    auto* reporter = new SkipReporter;  // owned by GoogleTest's listener list
+    const std::string path = argv[0];
+    reporter->binary_ = path.substr(path.find_last_of('/') + 1);
+    ::testing::UnitTest::GetInstance()->listeners().Append(reporter);
+    return RUN_ALL_TESTS();
+}

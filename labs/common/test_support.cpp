@@ -1,0 +1,105 @@
+#include "test_support.hpp"
+
+#include <limits>
+#include <random>
+
+#include "generators.hpp"
+#include "matrix_market.hpp"
+#include "oracle.hpp"
+
+#ifndef KIT_MATRICES_DIR
+#error "KIT_MATRICES_DIR must be defined by the build (the matrices/ folder)"
+#endif
+
+namespace kit::testing {
+
+Problem example4x4_problem() { return {example4x4(), {1, 2, 3, 4}, {1, 2, 3, 4}}; }
+
+Problem rdb450_problem() {
+    static const CooMatrix A = read_matrix_market(std::string(KIT_MATRICES_DIR) + "/rdb450.mtx");
+    return {A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0)};
+}
+
+Problem random_vectors(CooMatrix A, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Problem p{std::move(A), {}, {}};
+    for (index_t j = 0; j < p.A.cols; ++j) p.x.push_back(u(rng));
+    for (index_t i = 0; i < p.A.rows; ++i) p.y.push_back(u(rng));
+    return p;
+}
+
+::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
+                                          const Problem& problem, bool exact) {
+    const Variant* v = registry().find(name, backend);
+    const std::string label = name + " on " + to_string(backend) + " in " + to_string(p);
+    if (!v) return ::testing::AssertionFailure() << "no variant " << label << " is registered in this build";
+    const std::string where = v->lab + " step " + std::to_string(v->step) + " (" + label + "): ";
+    RunResult result;
+    try {
+        RunOptions opt;
+        opt.precision = p;
+        result = v->run(problem.A, problem.x, problem.y, opt);
+    } catch (const std::exception& e) {
+        return ::testing::AssertionFailure() << where << e.what();
+    }
+    const auto expected = oracle_spmv(problem.A, problem.x, problem.y);
+    const double eps = p == Precision::f32 ? std::numeric_limits<float>::epsilon()
+                                           : std::numeric_limits<double>::epsilon();
+    const auto tol = exact ? std::vector<double>{} : spmv_tolerance(problem.A, problem.x, problem.y, eps);
+    if (result.y.size() != expected.size())
+        return ::testing::AssertionFailure() << where << "y has " << result.y.size() << " entries, expected "
+                                             << expected.size();
+    const Mismatch m = compare_with_oracle(expected, result.y, tol);
+    if (m.row >= 0) return ::testing::AssertionFailure() << where << describe(m);
+    return ::testing::AssertionSuccess();
+}
+
+std::vector<std::pair<std::string, Problem>> hostile_gallery() {
+    std::vector<std::pair<std::string, CooMatrix>> m;
+    m.emplace_back("empty 0x0", CooMatrix{});
+    CooMatrix no_entries;
+    no_entries.rows = no_entries.cols = 5;
+    m.emplace_back("5x5 with no entries", no_entries);
+    CooMatrix gaps = generate_random(200, 200, 6, 7);
+    {  // empty every third row, including the first and last
+        CooMatrix g;
+        g.rows = gaps.rows;
+        g.cols = gaps.cols;
+        for (std::size_t k = 0; k < gaps.val.size(); ++k)
+            if (gaps.row[k] % 3 != 0 && gaps.row[k] != gaps.rows - 1) g.add(gaps.row[k], gaps.col[k], gaps.val[k]);
+        m.emplace_back("empty rows between full ones", g);
+    }
+    m.emplace_back("one dense row in 300", generate_dense_rows(300, 3, 1, 11));
+    m.emplace_back("wide 37x91", generate_random(37, 91, 9, 13));
+    m.emplace_back("tall 91x37", generate_random(91, 37, 5, 17));
+    CooMatrix tiny;
+    tiny.rows = tiny.cols = 3;
+    tiny.add(0, 2, 0.5);
+    tiny.add(2, 0, -1.5);
+    tiny.add(2, 2, 2.25);
+    m.emplace_back("3 entries", tiny);
+    m.emplace_back("33x33 (one past a warp)", generate_random(33, 33, 4, 19));
+    m.emplace_back("1025x1025 long random rows", generate_random(1025, 1025, 40, 23));
+    m.emplace_back("single row 1x500", generate_random(1, 500, 300, 29));
+    m.emplace_back("single column 500x1", generate_random(500, 1, 1, 31));
+    m.emplace_back("power law 2000", generate_power_law(2000, 1500, 1.0, 37));
+    std::vector<std::pair<std::string, Problem>> out;
+    unsigned seed = 100;
+    for (auto& [name, A] : m) {
+        A.normalize();
+        out.emplace_back(name, random_vectors(std::move(A), seed++));
+    }
+    return out;
+}
+
+::testing::AssertionResult passes_gallery(const std::string& name, Backend backend) {
+    for (const auto& [label, problem] : hostile_gallery())
+        for (Precision p : {Precision::f32, Precision::f64}) {
+            auto r = matches_oracle(name, backend, p, problem);
+            if (!r) return ::testing::AssertionFailure() << "gallery matrix '" << label << "': " << r.message();
+        }
+    return ::testing::AssertionSuccess();
+}
+
+}  // namespace kit::testing

@@ -1,0 +1,75 @@
+/// @file test_support.hpp
+/// @brief What every lab's GoogleTest tests share: the standard matrices and vectors, and
+/// one assertion that runs a registered variant and compares it with the oracle.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "coo.hpp"
+#include "variants.hpp"
+
+namespace kit::testing {
+
+/// @brief The inputs of one SpMV check.
+struct Problem {
+    CooMatrix A;            ///< matrix
+    std::vector<double> x;  ///< input vector
+    std::vector<double> y;  ///< initial y
+};
+
+/// @brief Tier 1: the 4x4 example with x = y = [1,2,3,4]; y + Ax = [16,30,53,32].
+Problem example4x4_problem();
+/// @brief Tier 2: rdb450 read from matrices/rdb450.mtx, with x = y = 1 (the TU Delft exercise).
+Problem rdb450_problem();
+/// @brief Any matrix with deterministic pseudo-random x and y in [-1, 1].
+/// @param A [in] matrix  @param seed [in] random seed
+Problem random_vectors(CooMatrix A, unsigned seed);
+
+/// @brief Runs variant `name` on `backend` in precision `p` and compares with the oracle.
+///
+/// With exact = true every row must match exactly (tier 1: small integers are exact in
+/// float); otherwise each row must lie within the bound of kit::spmv_tolerance. The
+/// failure message names the lab and step, the row, and the expected and actual values.
+/// @param name [in] variant name  @param backend [in] backend  @param p [in] precision
+/// @param problem [in] matrix and vectors  @param exact [in] demand exact equality
+::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
+                                          const Problem& problem, bool exact = false);
+
+/// @brief Tier 3: the hostile gallery, each matrix with its name and random vectors.
+///
+/// Empty matrix, all-empty rows, empty rows between full ones, one dense row, rectangular
+/// (wide and tall), fewer entries than a warp, sizes one past a multiple of 32, long
+/// random rows, and a single row and a single column.
+std::vector<std::pair<std::string, Problem>> hostile_gallery();
+
+/// @brief Runs matches_oracle on every gallery matrix in float and double.
+/// @param name [in] variant  @param backend [in] backend
+::testing::AssertionResult passes_gallery(const std::string& name, Backend backend);
+
+}  // namespace kit::testing
+
+/// Defines a test that runs one variant on one problem in float and double.
+/// Exact comparison for tier 1 (small integers), bound-derived tolerance otherwise.
+#define KIT_SPMV_TEST(Suite, Name, variant, backend, problem, exact)                          \
+    TEST(Suite, Name) {                                                                     \
+        KIT_REQUIRE_BACKEND(backend);                                                       \
+        const auto kit_problem = (problem);                                                 \
+        for (auto p : {::kit::Precision::f32, ::kit::Precision::f64})                       \
+            EXPECT_TRUE(::kit::testing::matches_oracle(variant, backend, p, kit_problem, exact)); \
+    }
+
+/// Defines a hidden-tier test that runs one variant over the whole hostile gallery.
+#define KIT_GALLERY_TEST(Suite, Name, variant, backend)                   \
+    TEST(Suite, Name) {                                                   \
+        KIT_REQUIRE_BACKEND(backend);                                     \
+        EXPECT_TRUE(::kit::testing::passes_gallery(variant, backend));    \
+    }
+
+/// Skips the test, with the reason, when a backend cannot run here. Put it first in a test body.
+#define KIT_REQUIRE_BACKEND(backend)                                          \
+    do {                                                                      \
+        if (auto kit_why = ::kit::backend_unavailable(backend)) GTEST_SKIP() << *kit_why; \
+    } while (0)

@@ -1,0 +1,45 @@
+/// @file types.hpp
+/// @brief Index types, precisions and backends shared by every lab.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace kit {
+
+/// Index type of rows and columns inside kernels. 32 bits halve the index traffic;
+/// conversions refuse matrices whose sizes do not fit (see check_index_range).
+using index_t = std::int32_t;
+/// Counts that can pass 2^31 (nonzeros read from a file, padded sizes, bytes).
+using count_t = std::int64_t;
+
+/// @brief Floating-point precision of a run.
+enum class Precision { f32, f64 };
+
+/// @brief Where a kernel executes.
+enum class Backend { cpu, cuda, opencl };
+
+/// @brief "float" or "double".
+std::string to_string(Precision p);
+/// @brief "cpu", "cuda" or "opencl".
+std::string to_string(Backend b);
+/// @brief Parses "float"/"double" (also "f32"/"f64"); throws kit::Error otherwise.
+/// @param s [in] text given by the user
+Precision parse_precision(const std::string& s);
+/// @brief Parses "cpu"/"cuda"/"opencl"; throws kit::Error otherwise.
+/// @param s [in] text given by the user
+Backend parse_backend(const std::string& s);
+
+/// @brief Maps a C++ value type to its Precision.
+template <class T> constexpr Precision precision_of();
+/// @brief float is Precision::f32.
+template <> constexpr Precision precision_of<float>() { return Precision::f32; }
+/// @brief double is Precision::f64.
+template <> constexpr Precision precision_of<double>() { return Precision::f64; }
+
+/// @brief Throws kit::Error if `value` does not fit in index_t.
+/// @param what  [in] name of the quantity, used in the message
+/// @param value [in] the quantity
+void check_index_range(const std::string& what, count_t value);
+
+}  // namespace kit

@@ -1,0 +1,149 @@
+/// @file variants.hpp
+/// @brief The registry of SpMV variants: one entry per (kernel, backend), shared by
+/// `spmv-kit`, `make run`, the tests and the benchmarks.
+///
+/// A variant owns the whole path from the hub matrix to a result: convert to its
+/// format, move data to its device, run y <- y + A x, time it, bring y back. Each lab
+/// registers its variants in `labs/NN-name/register.cpp`; the kernels themselves live
+/// in the student files (`reference/NN-name/`, `starter/NN-name/`).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "coo.hpp"
+#include "timing.hpp"
+#include "types.hpp"
+
+namespace kit {
+
+/// @brief How to run a variant.
+struct RunOptions {
+    Precision precision = Precision::f64;  ///< working precision
+    int repeats = 0;                       ///< timed repeats after the checked run (0: no timing)
+    int warmup = 2;                        ///< untimed runs before the timed ones
+    int block_r = 0;                       ///< block rows for blocked formats (0: format default / auto)
+    int block_c = 0;                       ///< block columns for blocked formats (0: format default / auto)
+};
+
+/// @brief What a run produced.
+struct RunResult {
+    std::vector<double> y;         ///< y + A x from the first (untimed) run, widened to double
+    std::vector<double> times_ms;  ///< one entry per timed repeat
+    count_t bytes = 0;             ///< bytes moved per SpMV, from the format's bytes model
+    std::string device;            ///< where it ran, e.g. "NVIDIA H100 80GB HBM3"
+    std::string note;              ///< format facts worth printing (fill, chosen block size, ...)
+    /// @brief Median of times_ms (0 if not timed).
+    double median_ms() const { return median(times_ms); }
+};
+
+/// @brief Signature of a variant's run function.
+using RunFunction = std::function<RunResult(const CooMatrix& A, const std::vector<double>& x,
+                                            const std::vector<double>& y, const RunOptions& opt)>;
+
+/// @brief One SpMV kernel on one backend.
+struct Variant {
+    std::string name;     ///< kernel name, e.g. "csr-vector"; unique per backend
+    Backend backend;      ///< where it runs
+    std::string lab;      ///< lab folder, e.g. "02-csr"
+    int step;             ///< step of the lab's handout that writes it
+    std::string summary;  ///< one line: how threads map to data
+    RunFunction run;      ///< the whole path: convert, upload, run, time, download
+};
+
+/// @brief All variants the kit was built with.
+class Registry {
+public:
+    /// @brief Adds a variant. @param v [in] the variant
+    void add(Variant v) { variants_.push_back(std::move(v)); }
+    /// @brief Every variant, in registration order.
+    const std::vector<Variant>& all() const { return variants_; }
+    /// @brief The variant with this name and backend, or nullptr.
+    /// @param name [in] kernel name  @param backend [in] backend
+    const Variant* find(const std::string& name, Backend backend) const;
+
+private:
+    std::vector<Variant> variants_;
+};
+
+/// @brief The registry, filled on first use with every lab's variants.
+const Registry& registry();
+
+/// @brief Why a backend cannot run here (not built in, no device), or nothing if it can.
+/// @param b [in] backend
+std::optional<std::string> backend_unavailable(Backend b);
+
+/// @brief Description of the device a backend runs on ("" if unavailable).
+/// @param b [in] backend
+std::string backend_device_name(Backend b);
+
+/// @brief Converts a double vector to the working precision.
+/// @param v [in] values
+template <class T>
+std::vector<T> to_precision(const std::vector<double>& v) {
+    return std::vector<T>(v.begin(), v.end());
+}
+
+/// @brief Converts a working-precision vector back to double.
+/// @param v [in] values
+template <class T>
+std::vector<double> to_double(const std::vector<T>& v) {
+    return std::vector<double>(v.begin(), v.end());
+}
+
+/// @brief Calls f(float{}) or f(double{}) according to p, so run functions are written once as templates.
+/// @param p [in] precision  @param f [in] generic callable
+template <class F>
+auto dispatch_precision(Precision p, F&& f) {
+    return p == Precision::f32 ? f(float{}) : f(double{});
+}
+
+/// @brief Runs a CPU kernel once for the result, then `repeats` timed times on a scratch y.
+/// @param x      [in] input vector
+/// @param y      [in] initial y
+/// @param opt    [in] repeats and warm-up
+/// @param kernel [in] callable kernel(const T* x, T* y) computing y += A x
+template <class T, class Kernel>
+RunResult run_on_cpu(const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt,
+                     Kernel&& kernel) {
+    const std::vector<T> xt = to_precision<T>(x);
+    std::vector<T> yt = to_precision<T>(y);
+    kernel(xt.data(), yt.data());
+    RunResult out;
+    out.y = to_double(yt);
+    out.device = "host CPU (1 thread)";
+    if (opt.repeats > 0) {
+        for (int w = 0; w < opt.warmup; ++w) kernel(xt.data(), yt.data());
+        HostTimer t;
+        for (int k = 0; k < opt.repeats; ++k) {
+            t.start();
+            kernel(xt.data(), yt.data());
+            out.times_ms.push_back(t.elapsed_ms());
+        }
+    }
+    return out;
+}
+
+/// @brief Builds the RunFunction of a CPU variant from its format and kernel.
+///
+/// The returned function converts the hub matrix to Format<T> (Format<T>::from_coo), runs
+/// `call(format.view(), x, y)` through run_on_cpu, and fills in the bytes model.
+/// @param call  [in] generic callable call(view, const T* x, T* y) invoking the kernel
+/// @param bytes [in] generic callable bytes(const Format<T>&, count_t value_bytes) -> count_t
+template <template <class> class Format, class Call, class Bytes>
+RunFunction cpu_variant(Call call, Bytes bytes) {
+    return [call, bytes](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                         const RunOptions& opt) {
+        return dispatch_precision(opt.precision, [&](auto tag) {
+            using T = decltype(tag);
+            const Format<T> m = Format<T>::from_coo(A);
+            RunResult out = run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) { call(m.view(), xp, yp); });
+            out.bytes = bytes(m, static_cast<count_t>(sizeof(T)));
+            return out;
+        });
+    };
+}
+
+}  // namespace kit

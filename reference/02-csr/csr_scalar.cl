@@ -1,0 +1,17 @@
+// Lab 02, step 2: the CSR scalar kernel in OpenCL C. See handouts/02-csr.md.
+// REAL (float or double) comes from the host as a -D build option.
+#ifdef KIT_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+/// Each work-item computes y[row] += A[row,:] * x for one row.
+__kernel void csr_scalar(const int rows, __global const int* row_ptr, __global const int* col_idx,
+                         __global const REAL* vals, __global const REAL* x, __global REAL* y) {
+    // BEGIN SOLUTION(step 2: row = get_global_id(0); guard row < rows; sum the row's products into y[row])
+    const int row = get_global_id(0);
+    if (row >= rows) return;
+    REAL sum = 0;
+    for (int k = row_ptr[row]; k < row_ptr[row + 1]; ++k) sum += vals[k] * x[col_idx[k]];
+    y[row] += sum;
+    // END SOLUTION
+}

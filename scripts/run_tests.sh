@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs test binaries one after another and sums them up:
+#   run_tests.sh LOG_DIR BINARY...
+# Each binary's output goes to the terminal and to LOG_DIR/<binary>.log. The last lines are
+#   N passed, N failed, N skipped
+# and the list of skipped tests with their reasons. Exit status 1 if anything failed.
+set -u
+logdir=$1; shift
+mkdir -p "$logdir"
+passed=0; failed=0; skipped=0; broken=()
+for bin in "$@"; do
+  name=$(basename "$bin")
+  log="$logdir/$name.log"
+  "$bin" --gtest_color=no >"$log" 2>&1
+  status=$?
+  line=$(grep '^KIT-SUMMARY' "$log" | tail -1)
+  if [ -z "$line" ]; then
+    broken+=("$name (exit status $status, no summary: it crashed or was killed; see $log)")
+    failed=$((failed + 1))
+    continue
+  fi
+  p=$(sed -E 's/.*passed=([0-9]+).*/\1/' <<<"$line")
+  f=$(sed -E 's/.*failed=([0-9]+).*/\1/' <<<"$line")
+  s=$(sed -E 's/.*skipped=([0-9]+).*/\1/' <<<"$line")
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+  printf '%-28s %4s passed %4s failed %4s skipped\n' "$name" "$p" "$f" "$s"
+  # show each failure with its message (file:line and the step-named explanation)
+  [ "$f" = 0 ] || grep -B1 -A4 -E '^.*(Failure|error:)' "$log" | sed 's/^/    /'
+  if [ "$status" != 0 ] && [ "$f" = 0 ]; then broken+=("$name (exit status $status with no failed test)"); failed=$((failed + 1)); fi
+done
+echo
+for b in "${broken[@]+"${broken[@]}"}"; do echo "BROKEN $b"; done
+echo "$passed passed, $failed failed, $skipped skipped"
+if [ "$skipped" -gt 0 ]; then
+  echo "Skipped tests and why:"
+  grep -h '^  SKIPPED ' "$logdir"/*.log | sed 's/^  SKIPPED /  /'
+fi
+[ "$failed" = 0 ]

@@ -1,0 +1,13 @@
+// Lab 01 hidden tests (tier 3): the hostile gallery, plus one row longer than many warps,
+// which exercises the segmented kernel's carry between chunks and between warps.
+#include "generators.hpp"
+#include "test_support.hpp"
+
+using kit::Backend;
+using namespace kit::testing;
+
+KIT_GALLERY_TEST(Step1_CooCpu, HostileGallery, "coo", Backend::cpu)
+KIT_GALLERY_TEST(Step2_CooAtomicCuda, HostileGallery, "coo-atomic", Backend::cuda)
+KIT_GALLERY_TEST(Step3_CooSegmentedCuda, HostileGallery, "coo-segmented", Backend::cuda)
+KIT_SPMV_TEST(Step3_CooSegmentedCuda, RowSpanningWarps, "coo-segmented", Backend::cuda,
+              random_vectors(kit::generate_dense_rows(3000, 2, 2, 5), 41), false)
