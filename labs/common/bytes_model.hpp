@@ -37,6 +37,46 @@ inline count_t csr_bytes(count_t rows, count_t cols, count_t nnz, count_t value_
     return (rows + 1) * 4 + nnz * (4 + value_bytes) + vector_bytes(rows, cols, value_bytes);
 }
 
+/// @brief DIA: the offsets (4 B each), every stored slot of the diagonal array (padding
+/// included: the kernel reads it), plus the vectors.
+/// @param rows [in] rows  @param cols [in] columns  @param diagonals [in] stored diagonals
+/// @param pitch [in] slots per diagonal (>= rows)  @param value_bytes [in] sizeof(T)
+inline count_t dia_bytes(count_t rows, count_t cols, count_t diagonals, count_t pitch, count_t value_bytes) {
+    return diagonals * 4 + diagonals * pitch * value_bytes + vector_bytes(rows, cols, value_bytes);
+}
+
+/// @brief ELL: column index (4 B) and value per slot, padding included, plus the vectors.
+/// @param rows [in] rows  @param cols [in] columns  @param width [in] slots per row
+/// @param pitch [in] slots per column of the ELL arrays (>= rows)  @param value_bytes [in] sizeof(T)
+inline count_t ell_bytes(count_t rows, count_t cols, count_t width, count_t pitch, count_t value_bytes) {
+    return width * pitch * (4 + value_bytes) + vector_bytes(rows, cols, value_bytes);
+}
+
+/// @brief HYB: its ELL part plus its COO part, with the vectors counted once.
+/// @param rows [in] rows  @param cols [in] columns  @param width [in] ELL slots per row
+/// @param pitch [in] ELL pitch  @param coo_nnz [in] entries in the COO part  @param value_bytes [in] sizeof(T)
+inline count_t hyb_bytes(count_t rows, count_t cols, count_t width, count_t pitch, count_t coo_nnz,
+                         count_t value_bytes) {
+    return width * pitch * (4 + value_bytes) + coo_nnz * (4 + 4 + value_bytes) + vector_bytes(rows, cols, value_bytes);
+}
+
+/// @brief BCSR with r x c blocks: block-row pointers, one column index per block, r*c
+/// values per block (fill included), plus the vectors.
+/// @param rows [in] rows  @param cols [in] columns  @param blocks [in] stored blocks
+/// @param r [in] block rows  @param c [in] block columns  @param value_bytes [in] sizeof(T)
+inline count_t bcsr_bytes(count_t rows, count_t cols, count_t blocks, count_t r, count_t c, count_t value_bytes) {
+    const count_t block_rows = (rows + r - 1) / r;
+    return (block_rows + 1) * 4 + blocks * 4 + blocks * r * c * value_bytes + vector_bytes(rows, cols, value_bytes);
+}
+
+/// @brief CSR5: the CSR arrays plus tile_ptr (4 B per tile + 1) and the tile descriptors.
+/// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param tiles [in] tiles
+/// @param desc_bytes_per_tile [in] bytes of one tile_desc  @param value_bytes [in] sizeof(T)
+inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t desc_bytes_per_tile,
+                          count_t value_bytes) {
+    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + tiles * desc_bytes_per_tile;
+}
+
 /// @brief CSR bytes of a CSR container (anything with rows, cols and nnz()). @param m [in] matrix
 /// @param value_bytes [in] sizeof(T)
 template <class Matrix>

@@ -26,6 +26,7 @@ struct RunOptions {
     int warmup = 2;                        ///< untimed runs before the timed ones
     int block_r = 0;                       ///< block rows for blocked formats (0: format default / auto)
     int block_c = 0;                       ///< block columns for blocked formats (0: format default / auto)
+    bool flush_l2 = false;                 ///< evict the GPU's L2 before each timed repeat (benchmarks)
 };
 
 /// @brief What a run produced.
