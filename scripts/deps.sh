@@ -37,7 +37,7 @@ if ! command -v apt-get >/dev/null; then
 fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! { apt-get update -qq && $cmd -qq; } >/tmp/kit-deps.log 2>&1; then
+if ! { timeout 60 apt-get update -qq && timeout 600 $cmd -qq; } >/tmp/kit-deps.log 2>&1; then
   # Try the packages one by one, so one missing mirror entry does not block the rest.
   for p in "${missing[@]}"; do apt-get install -y -qq --no-install-recommends "$p" >>/tmp/kit-deps.log 2>&1 || echo "deps: warning: could not install $p (offline?); parts that need it are skipped"; done
 fi
