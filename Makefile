@@ -154,7 +154,7 @@ TEST_BINS    = $(foreach l,$(SEL_LABS),$(BUILD)/$(IMPL)/bin/test_$(l) $(if $(cal
 DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(IMPL)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
 
-.PHONY: all deps run test test-build bench docs starter check-starter verify-starter dist-student clean help features FORCE
+.PHONY: all deps run test docs starter check-starter verify-starter dist-student clean help features FORCE
 
 ## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
 all: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(BUILD)/bin/test_common
@@ -192,11 +192,6 @@ starter:
 ## check-starter  fail if starter/ is out of date with reference/
 check-starter:
 	@python3 scripts/make_starter.py reference starter --check
-
-## bench          Google Benchmark suite (GPU parts skipped, with a note, where there is no GPU)
-bench: deps
-	@$(MAKE) --no-print-directory features $(KIT_BIN)
-	@$(KIT_BIN) table --repeats 20 matrices/example4x4.mtx matrices/rdb450.mtx
 
 ## docs           Doxygen (no warnings allowed) and the handouts as HTML
 docs:
