@@ -49,13 +49,15 @@ GENCODE := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
 # ---------------------------------------------------------------- flags
 INCLUDES  := -Ilabs/common $(addprefix -Ilabs/,$(LABS))
 DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(CURDIR)/matrices\"
+# CXXFLAGS and NVCCFLAGS are the user's (optimisation, sanitizers); the kit's own flags are
+# added separately so that `make CXXFLAGS=...` never drops include paths or defines.
 CXXFLAGS  ?= -O2 -g
-CXXFLAGS  += -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(DEFINES)
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(DEFINES)
+KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(DEFINES) $(EXTRA_CXXFLAGS)
+KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(DEFINES) $(EXTRA_NVCCFLAGS)
 LDLIBS    := -lpthread
 ifeq ($(HAVE_CUDA),1)
-CXXFLAGS  += -isystem $(CUDA_HOME)/include
+EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
 LDLIBS    += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
 endif
 ifeq ($(HAVE_OPENCL),1)
@@ -83,19 +85,27 @@ student_obj     = $(call obj,$(call sources_in,$(2)/$(1)))
 ALL_LAB_OBJ     = $(foreach l,$(LABS),$(call lab_obj,$(l)) $(call student_obj,$(l),$(1)))
 
 # ---------------------------------------------------------------- compile rules
+# V=1 shows the full compiler command lines.
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+say = $(if $(filter 1,$(V)),,@echo "  $(1)	$(2)")
+
 $(BUILD)/obj/%.cpp.o: %.cpp | $(BUILD)/.features
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
+	$(call say,CXX,$<)
+	$(Q)$(CXX) $(KIT_CXXFLAGS) -c $< -o $@
 $(BUILD)/obj/%.cu.o: %.cu | $(BUILD)/.features
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call say,NVCC,$<)
+	$(Q)$(NVCC) $(KIT_NVCCFLAGS) -c $< -o $@
 $(BUILD)/obj/gen/%.cpp.o: $(BUILD)/gen/%.cpp
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
+	$(call say,CXX,$<)
+	$(Q)$(CXX) $(KIT_CXXFLAGS) -c $< -o $@
 
 # Starter stubs leave parameters unused until the student fills them in: no warnings for that.
-$(BUILD)/obj/starter/%: CXXFLAGS += -Wno-unused-parameter -Wno-unused-variable
-$(BUILD)/obj/starter/%: NVCCFLAGS += -Xcompiler -Wno-unused-parameter -diag-suppress 177,550
+$(BUILD)/obj/starter/%: EXTRA_CXXFLAGS += -Wno-unused-parameter -Wno-unused-variable
+$(BUILD)/obj/starter/%: EXTRA_NVCCFLAGS += -Xcompiler -Wno-unused-parameter -diag-suppress 177,550
 
 # OpenCL C sources are embedded as strings, so a binary never looks for .cl files at run time.
 $(BUILD)/gen/%.cl.cpp: %.cl
@@ -121,7 +131,11 @@ $(BUILD)/.features: FORCE
 FORCE:
 
 # ---------------------------------------------------------------- link rules
-LINK = $(CXX) -o $@ $^ $(LDLIBS)
+LDFLAGS ?=
+define LINK
+$(call say,LINK,$@)
+$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+endef
 
 define impl_rules
 $(BUILD)/$(1)/bin/spmv-kit: $(call obj,$(wildcard labs/spmv-kit/*.cpp)) $(call reg_obj,all) \
@@ -148,19 +162,26 @@ $(BUILD)/bin/test_common: $(call obj,$(wildcard tests/common/*.cpp)) $(TEST_MAIN
 	@mkdir -p $(@D)
 	$(LINK) $(GTEST_LIBS)
 
+# The CLI tests drive the reference spmv-kit binary as a user would.
+$(BUILD)/obj/tests/cli/%: EXTRA_CXXFLAGS += -DKIT_SPMV_KIT_BIN=\"$(abspath $(BUILD))/reference/bin/spmv-kit\"
+$(BUILD)/bin/test_cli: $(call obj,$(wildcard tests/cli/*.cpp)) $(TEST_MAIN_OBJ) $(KIT_OBJ) $(call reg_obj,none) | $(BUILD)/reference/bin/spmv-kit
+	@mkdir -p $(@D)
+	$(LINK) $(GTEST_LIBS)
+
 # ---------------------------------------------------------------- what gets built
 has_hidden   = $(wildcard tests/hidden/$(1)/*.cpp)
 TEST_BINS    = $(foreach l,$(SEL_LABS),$(BUILD)/$(IMPL)/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/$(IMPL)/bin/test_$(l)_hidden))
 DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(IMPL)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
 
-.PHONY: all deps run test docs starter check-starter verify-starter dist-student clean help features FORCE
+.PHONY: all deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
 
 ## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
-all: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(BUILD)/bin/test_common
+KIT_TEST_BINS = $(BUILD)/bin/test_common $(BUILD)/bin/test_cli
+all: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(KIT_TEST_BINS)
 
 features:
-	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (set NVCC= or install the CUDA Toolkit); building the CPU and OpenCL parts only"; fi
+	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (install the CUDA Toolkit, or set NVCC=/path/to/nvcc); building the CPU and OpenCL parts only"; fi
 	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: CL/cl.h or libOpenCL.so missing (run 'make deps')"; fi
 	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest headers missing: run 'make deps'" >&2; exit 1; fi
 
@@ -176,7 +197,7 @@ run: deps
 ## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
 test: deps
 	@$(MAKE) --no-print-directory all
-	@scripts/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(BUILD)/bin/test_common) $(TEST_BINS)
+	@scripts/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
 	@python3 scripts/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
 	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi
 
@@ -184,6 +205,11 @@ test: deps
 verify-starter:
 	@$(MAKE) --no-print-directory all IMPL=starter
 	@scripts/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
+
+## sanitize       CPU and OpenCL tests under AddressSanitizer and UBSan (build-asan/, no CUDA)
+sanitize:
+	@$(MAKE) --no-print-directory test BUILD=build-asan NVCC= V=$(V) \
+	  CXXFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
 
 ## starter        regenerate starter/ from reference/ (solution regions become TODOs)
 starter:

@@ -32,7 +32,10 @@ echo
 for b in "${broken[@]+"${broken[@]}"}"; do echo "BROKEN $b"; done
 echo "$passed passed, $failed failed, $skipped skipped"
 if [ "$skipped" -gt 0 ]; then
+  # One line per reason, then the tests it skipped: the same missing GPU is said once.
   echo "Skipped tests and why:"
-  grep -h '^  SKIPPED ' "$logdir"/*.log | sed 's/^  SKIPPED /  /'
+  grep -h '^  SKIPPED ' "$logdir"/*.log | sed 's/^  SKIPPED //' |
+    awk -F': ' '{ t=$1; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 } list[$0]=list[$0] "\n    " t }
+                END { for (i=1;i<=n;i++) printf "  %s%s\n", order[i], list[order[i]] }'
 fi
 [ "$failed" = 0 ]

@@ -1,0 +1,117 @@
+// The spmv-kit command line as a user meets it: --help everywhere, FILE:LINE errors with a
+// non-zero exit for malformed files, and a correct run on the 4x4 example.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#ifndef KIT_SPMV_KIT_BIN
+#error "KIT_SPMV_KIT_BIN must point at the reference spmv-kit binary"
+#endif
+
+namespace {
+
+struct Outcome {
+    int status;
+    std::string output;
+};
+
+Outcome spmv_kit(const std::string& args) {
+    const std::string cmd = std::string(KIT_SPMV_KIT_BIN) + " " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) return {-1, "popen failed"};
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+    const int raw = pclose(pipe);
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), out};
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+    static const std::string dir = [] {
+        char tmpl[] = "/tmp/kit-cli-XXXXXX";
+        return std::string(mkdtemp(tmpl));
+    }();
+    const std::string path = dir + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+}  // namespace
+
+TEST(Cli, EverySubcommandHasHelp) {
+    for (const char* cmd : {"", "info", "run", "table", "gen", "list"}) {
+        const Outcome o = spmv_kit(std::string(cmd) + " --help");
+
+        EXPECT_EQ(o.status, 0) << cmd << ": " << o.output;
+        EXPECT_NE(o.output.find("usage: spmv-kit"), std::string::npos) << cmd << ": " << o.output;
+    }
+}
+
+TEST(Cli, UnknownCommandAndOptionAreErrorsThatPointAtHelp) {
+    const Outcome cmd = spmv_kit("frobnicate");
+    const Outcome opt = spmv_kit("info --frob x");
+
+    EXPECT_EQ(cmd.status, 2);
+    EXPECT_NE(cmd.output.find("unknown command 'frobnicate'"), std::string::npos) << cmd.output;
+    EXPECT_EQ(opt.status, 2);
+    EXPECT_NE(opt.output.find("unknown option '--frob'; see 'spmv-kit info --help'"), std::string::npos) << opt.output;
+}
+
+TEST(Cli, InfoReportsMalformedFilesAsFileLine) {
+    const struct {
+        const char* name;
+        const char* text;
+        const char* expected;
+    } cases[] = {
+        {"banner.mtx", "%%MatrixMarket matrix coordinate real gen\n1 1 1\n1 1 1\n", "banner.mtx:1: bad banner"},
+        {"short.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", "short.mtx:3: entry list is short"},
+        {"long.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n", "long.mtx:4: entry list is long"},
+        {"range.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 9 1\n", "range.mtx:3: column index 9 is out of range"},
+        {"token.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 one\n", "token.mtx:3: value 'one' is not a number"},
+        {"overflow.mtx", "%%MatrixMarket matrix coordinate real general\n99999999999 2 1\n", "overflow.mtx:2: size overflow"},
+        {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 1\n", "complex.mtx:1: complex matrices are not supported"},
+    };
+    for (const auto& c : cases) {
+        const std::string path = write_temp(c.name, c.text);
+
+        const Outcome o = spmv_kit("info " + path);
+
+        EXPECT_EQ(o.status, 2) << c.name << ": " << o.output;
+        EXPECT_NE(o.output.find(c.expected), std::string::npos) << c.name << ": " << o.output;
+    }
+}
+
+TEST(Cli, InfoSumsDuplicatesAndSaysSo) {
+    const std::string path = write_temp("dup.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n1 1 2\n2 2 1\n");
+
+    const Outcome o = spmv_kit("info " + path);
+
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find("nonzeros        2 (file lists 3; duplicates summed: 1)"), std::string::npos) << o.output;
+}
+
+TEST(Cli, RunPrintsTheExercisesAnswerOnTheCpu) {
+    const Outcome o = spmv_kit(std::string("run ") + KIT_MATRICES_DIR + "/example4x4.mtx --format csr --backend cpu --precision float");
+
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find("y          [16, 30, 53, 32]"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("within the bound-derived tolerance"), std::string::npos) << o.output;
+}
+
+TEST(Cli, RunRefusesAnUnknownFormat) {
+    const Outcome o = spmv_kit(std::string("run ") + KIT_MATRICES_DIR + "/example4x4.mtx --format nosuch");
+
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.output.find("no variant named 'nosuch'"), std::string::npos) << o.output;
+}
+
+TEST(Cli, GenWritesRdb450ByName) {
+    const Outcome o = spmv_kit("gen rdb --name rdb450");
+
+    EXPECT_EQ(o.status, 0);
+    EXPECT_NE(o.output.find("\n450 450 2580\n1 1 -11.934\n"), std::string::npos) << o.output.substr(0, 400);
+}
