@@ -129,6 +129,8 @@ $(BUILD)/.features: FORCE
 	@echo "cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(SM_LIST)" | cmp -s - $@ || \
 	 { echo "cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(SM_LIST)" > $@; rm -rf $(BUILD)/obj $(BUILD)/reference $(BUILD)/starter; }
 FORCE:
+# Generated sources are kept (not deleted as intermediates), so rebuilds stay incremental.
+.SECONDARY:
 
 # ---------------------------------------------------------------- link rules
 LDFLAGS ?=

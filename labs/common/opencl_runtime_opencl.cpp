@@ -30,23 +30,19 @@ const char* cl_error_name(cl_int code) {
 namespace ocl {
 namespace {
 
-std::string platform_string(cl_platform_id p, cl_platform_info what) {
+/// A string property through one of the clGet*Info calls (size query, then fetch).
+template <class Object, class Info, class Getter>
+std::string info_string(Getter get, Object obj, Info what) {
     std::size_t n = 0;
-    CL_CHECK(clGetPlatformInfo(p, what, 0, nullptr, &n));
+    CL_CHECK(get(obj, what, 0, nullptr, &n));
     std::string s(n, '\0');
-    CL_CHECK(clGetPlatformInfo(p, what, n, s.data(), nullptr));
+    CL_CHECK(get(obj, what, n, s.data(), nullptr));
     while (!s.empty() && s.back() == '\0') s.pop_back();
     return s;
 }
 
-std::string device_string(cl_device_id d, cl_device_info what) {
-    std::size_t n = 0;
-    CL_CHECK(clGetDeviceInfo(d, what, 0, nullptr, &n));
-    std::string s(n, '\0');
-    CL_CHECK(clGetDeviceInfo(d, what, n, s.data(), nullptr));
-    while (!s.empty() && s.back() == '\0') s.pop_back();
-    return s;
-}
+std::string platform_string(cl_platform_id p, cl_platform_info what) { return info_string(clGetPlatformInfo, p, what); }
+std::string device_string(cl_device_id d, cl_device_info what) { return info_string(clGetDeviceInfo, d, what); }
 
 std::vector<cl_platform_id> platforms() {
     cl_uint n = 0;
