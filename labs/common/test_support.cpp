@@ -4,6 +4,7 @@
 #include <random>
 
 #include "generators.hpp"
+#include "kit_error.hpp"
 #include "matrix_market.hpp"
 #include "oracle.hpp"
 
@@ -30,14 +31,14 @@ Problem random_vectors(CooMatrix A, unsigned seed) {
 }
 
 ::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
-                                          const Problem& problem, bool exact) {
+                                          const Problem& problem, bool exact, const RunOptions& options) {
     const Variant* v = registry().find(name, backend);
     const std::string label = name + " on " + to_string(backend) + " in " + to_string(p);
     if (!v) return ::testing::AssertionFailure() << "no variant " << label << " is registered in this build";
     const std::string where = v->lab + " step " + std::to_string(v->step) + " (" + label + "): ";
     RunResult result;
     try {
-        RunOptions opt;
+        RunOptions opt = options;
         opt.precision = p;
         result = v->run(problem.A, problem.x, problem.y, opt);
     } catch (const std::exception& e) {
@@ -94,9 +95,29 @@ std::vector<std::pair<std::string, Problem>> hostile_gallery() {
 }
 
 ::testing::AssertionResult passes_gallery(const std::string& name, Backend backend) {
-    for (const auto& [label, problem] : hostile_gallery())
+    return passes_problems(name, backend, hostile_gallery());
+}
+
+ProblemList accepted_by(const ProblemList& problems, const std::function<void(const CooMatrix&)>& convert,
+                        std::vector<std::string>& refused) {
+    ProblemList out;
+    for (const auto& [label, problem] : problems) {
+        try {
+            convert(problem.A);
+        } catch (const ConversionRefused& e) {
+            refused.push_back(label + ": " + e.what());
+            continue;
+        }
+        out.emplace_back(label, problem);
+    }
+    return out;
+}
+
+::testing::AssertionResult passes_problems(const std::string& name, Backend backend, const ProblemList& problems,
+                                           const RunOptions& options) {
+    for (const auto& [label, problem] : problems)
         for (Precision p : {Precision::f32, Precision::f64}) {
-            auto r = matches_oracle(name, backend, p, problem);
+            auto r = matches_oracle(name, backend, p, problem, false, options);
             if (!r) return ::testing::AssertionFailure() << "gallery matrix '" << label << "': " << r.message();
         }
     return ::testing::AssertionSuccess();

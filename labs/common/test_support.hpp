@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,9 @@ Problem random_vectors(CooMatrix A, unsigned seed);
 /// failure message names the lab and step, the row, and the expected and actual values.
 /// @param name [in] variant name  @param backend [in] backend  @param p [in] precision
 /// @param problem [in] matrix and vectors  @param exact [in] demand exact equality
+/// @param options [in] run options (tile shapes, ...); its precision is replaced by p
 ::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
-                                          const Problem& problem, bool exact = false);
+                                          const Problem& problem, bool exact = false, const RunOptions& options = {});
 
 /// @brief Tier 3: the hostile gallery, each matrix with its name and random vectors.
 ///
@@ -48,6 +50,24 @@ std::vector<std::pair<std::string, Problem>> hostile_gallery();
 /// @brief Runs matches_oracle on every gallery matrix in float and double.
 /// @param name [in] variant  @param backend [in] backend
 ::testing::AssertionResult passes_gallery(const std::string& name, Backend backend);
+
+/// @brief Named problems, as in the gallery.
+using ProblemList = std::vector<std::pair<std::string, Problem>>;
+
+/// @brief The problems whose matrix a format accepts; the others are left out with a reason.
+///
+/// For formats that refuse some matrices (DIA, ELL): `convert` builds the format from the
+/// matrix and throws ConversionRefused when it refuses. Any other error propagates.
+/// @param problems [in] candidates  @param convert [in] callable convert(const CooMatrix&)
+/// @param refused [out] "name: reason" for each problem left out
+ProblemList accepted_by(const ProblemList& problems, const std::function<void(const CooMatrix&)>& convert,
+                        std::vector<std::string>& refused);
+
+/// @brief Runs matches_oracle on every problem in float and double; names the first that fails.
+/// @param name [in] variant  @param backend [in] backend  @param problems [in] the problems
+/// @param options [in] run options (tile shapes, ...); the precision is set for each run
+::testing::AssertionResult passes_problems(const std::string& name, Backend backend, const ProblemList& problems,
+                                           const RunOptions& options = {});
 
 }  // namespace kit::testing
 

@@ -27,6 +27,8 @@ struct RunOptions {
     int block_r = 0;                       ///< block rows for blocked formats (0: format default / auto)
     int block_c = 0;                       ///< block columns for blocked formats (0: format default / auto)
     bool flush_l2 = false;                 ///< evict the GPU's L2 before each timed repeat (benchmarks)
+    int csr5_omega = 0;                    ///< CSR5 tile width (0: 32, a warp)
+    int csr5_sigma = 0;                    ///< CSR5 tile height (0: from nnz/row, bounds (4, 32, 256, 4))
 };
 
 /// @brief What a run produced.

@@ -1,0 +1,69 @@
+// Lab 04, steps 2 and 3: ELL and HYB SpMV on the GPU. See handouts/04-ell.md.
+#include "cuda_run.hpp"
+#include "ell_kernels.hpp"
+
+namespace kit::cuda {
+namespace kernel {
+
+/// Each thread computes y[row] += A[row,:] * x for one row. At slot k, thread `row` reads
+/// col_idx[k * pitch + row] and vals[k * pitch + row]: a warp reads 32 consecutive
+/// entries of each array (coalesced). A negative column marks padding and is skipped, so
+/// x is never read out of range.
+template <class T>
+__global__ void ell_rows(EllView<T> A, const T* __restrict__ x, T* __restrict__ y) {
+    // BEGIN SOLUTION(step 2: row = global thread index; loop k < width over col_idx/vals[k*pitch + row]; skip negative columns)
+    const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (row >= A.rows) return;
+    T sum = 0;
+    for (index_t k = 0; k < A.width; ++k) {
+        const std::size_t at = static_cast<std::size_t>(k) * A.pitch + row;
+        const index_t col = A.col_idx[at];
+        if (col >= 0) sum += A.vals[at] * __ldg(&x[col]);
+    }
+    y[row] += sum;
+    // END SOLUTION
+}
+
+/// Each thread takes one entry k of HYB's COO part and adds vals[k] * x[col[k]] to
+/// y[row[k]] with atomicAdd: several entries of a long row land on the same y[row].
+template <class T>
+__global__ void coo_part(CooView<T> A, const T* __restrict__ x, T* y) {
+    // BEGIN SOLUTION(step 3: one thread per entry k < nnz; atomicAdd its product into y[row_idx[k]])
+    const long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < A.nnz) atomicAdd(&y[A.row_idx[k]], A.vals[k] * __ldg(&x[A.col_idx[k]]));
+    // END SOLUTION
+}
+
+}  // namespace kernel
+
+template <class T>
+void ell_spmv(EllView<T> A, const T* x, T* y) {
+    // BEGIN SOLUTION(step 2: launch one thread per row, 256 per block)
+    // STARTER: kit::todo("04-ell", 2, "cuda::ell_spmv launch");
+    constexpr int block = 256;
+    kernel::ell_rows<<<grid_for(A.rows, block), block>>>(A, x, y);
+    KIT_CHECK_LAUNCH();
+    // END SOLUTION
+}
+
+template <class T>
+void hyb_spmv(HybView<T> A, const T* x, T* y) {
+    // BEGIN SOLUTION(step 3: the ELL kernel on A.ell, then coo_part with one thread per COO entry (none if the COO part is empty))
+    // STARTER: kit::todo("04-ell", 3, "cuda::hyb_spmv launches");
+    // Both kernels run in the default stream, so the COO atomics start after the ELL
+    // kernel has written its plain y[row] += sum: the two never race.
+    ell_spmv(A.ell, x, y);
+    if (A.coo.nnz > 0) {
+        constexpr int block = 256;
+        kernel::coo_part<<<grid_for(A.coo.nnz, block), block>>>(A.coo, x, y);
+        KIT_CHECK_LAUNCH();
+    }
+    // END SOLUTION
+}
+
+template void ell_spmv<float>(EllView<float>, const float*, float*);
+template void ell_spmv<double>(EllView<double>, const double*, double*);
+template void hyb_spmv<float>(HybView<float>, const float*, float*);
+template void hyb_spmv<double>(HybView<double>, const double*, double*);
+
+}  // namespace kit::cuda

@@ -1,0 +1,18 @@
+// Lab 03, step 1: DIA SpMV on the CPU. See handouts/03-dia.md.
+#include <algorithm>
+
+#include "dia_kernels.hpp"
+#include "kit_error.hpp"
+
+namespace kit::cpu {
+
+template <class T>
+void dia_spmv(DiaView<T> A, const T* x, T* y) {
+    // TODO(03-dia step 1): for each diagonal d, rows r with 0 <= r + offsets[d] < cols: y[r] += data[d*pitch + r] * x[r + offsets[d]]
+    kit::todo("03-dia", 1, "cpu::dia_spmv");
+}
+
+template void dia_spmv<float>(DiaView<float>, const float*, float*);
+template void dia_spmv<double>(DiaView<double>, const double*, double*);
+
+}  // namespace kit::cpu

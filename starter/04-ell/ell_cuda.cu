@@ -1,0 +1,43 @@
+// Lab 04, steps 2 and 3: ELL and HYB SpMV on the GPU. See handouts/04-ell.md.
+#include "cuda_run.hpp"
+#include "ell_kernels.hpp"
+
+namespace kit::cuda {
+namespace kernel {
+
+/// Each thread computes y[row] += A[row,:] * x for one row. At slot k, thread `row` reads
+/// col_idx[k * pitch + row] and vals[k * pitch + row]: a warp reads 32 consecutive
+/// entries of each array (coalesced). A negative column marks padding and is skipped, so
+/// x is never read out of range.
+template <class T>
+__global__ void ell_rows(EllView<T> A, const T* __restrict__ x, T* __restrict__ y) {
+    // TODO(04-ell step 2): row = global thread index; loop k < width over col_idx/vals[k*pitch + row]; skip negative columns
+}
+
+/// Each thread takes one entry k of HYB's COO part and adds vals[k] * x[col[k]] to
+/// y[row[k]] with atomicAdd: several entries of a long row land on the same y[row].
+template <class T>
+__global__ void coo_part(CooView<T> A, const T* __restrict__ x, T* y) {
+    // TODO(04-ell step 3): one thread per entry k < nnz; atomicAdd its product into y[row_idx[k]]
+}
+
+}  // namespace kernel
+
+template <class T>
+void ell_spmv(EllView<T> A, const T* x, T* y) {
+    // TODO(04-ell step 2): launch one thread per row, 256 per block
+    kit::todo("04-ell", 2, "cuda::ell_spmv launch");
+}
+
+template <class T>
+void hyb_spmv(HybView<T> A, const T* x, T* y) {
+    // TODO(04-ell step 3): the ELL kernel on A.ell, then coo_part with one thread per COO entry (none if the COO part is empty)
+    kit::todo("04-ell", 3, "cuda::hyb_spmv launches");
+}
+
+template void ell_spmv<float>(EllView<float>, const float*, float*);
+template void ell_spmv<double>(EllView<double>, const double*, double*);
+template void hyb_spmv<float>(HybView<float>, const float*, float*);
+template void hyb_spmv<double>(HybView<double>, const double*, double*);
+
+}  // namespace kit::cuda

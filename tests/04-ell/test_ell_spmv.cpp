@@ -1,0 +1,51 @@
+// Lab 04 public tests. Tier 1: the 4x4 example, exact. Tier 2: rdb450 against the oracle,
+// and a matrix with one dense row, which ELL refuses and HYB must handle.
+#include "ell_kernels.hpp"
+#include "generators.hpp"
+#include "kit_error.hpp"
+#include "test_support.hpp"
+
+using kit::Backend;
+using namespace kit::testing;
+
+namespace {
+
+// 3000 rows of 6 entries and one full row: ELL would pad every row to 3000 slots.
+Problem one_dense_row_problem() { return random_vectors(kit::generate_dense_rows(3000, 6, 1, 5), 6); }
+
+// The premise of the OneDenseRow tests: ELL refuses the matrix, and HYB uses both its
+// parts, so both the ELL kernel and the COO kernel are checked.
+void expect_both_hyb_parts(const kit::CooMatrix& A) {
+    EXPECT_THROW(kit::Ell<double>::from_coo(A), kit::ConversionRefused);
+    const auto hyb = kit::Hyb<double>::from_coo(A);
+    EXPECT_GT(hyb.ell.nnz, 0);
+    EXPECT_GT(hyb.coo.vals.size(), 0u);
+}
+
+}  // namespace
+
+KIT_SPMV_TEST(Step1_EllCpu, Example4x4, "ell", Backend::cpu, example4x4_problem(), true)
+KIT_SPMV_TEST(Step1_EllCpu, Rdb450, "ell", Backend::cpu, rdb450_problem(), false)
+KIT_SPMV_TEST(Step2_EllCuda, Example4x4, "ell", Backend::cuda, example4x4_problem(), true)
+KIT_SPMV_TEST(Step2_EllCuda, Rdb450, "ell", Backend::cuda, rdb450_problem(), false)
+KIT_SPMV_TEST(Step3_HybCpu, Example4x4, "hyb", Backend::cpu, example4x4_problem(), true)
+KIT_SPMV_TEST(Step3_HybCpu, Rdb450, "hyb", Backend::cpu, rdb450_problem(), false)
+KIT_SPMV_TEST(Step3_HybCuda, Example4x4, "hyb", Backend::cuda, example4x4_problem(), true)
+KIT_SPMV_TEST(Step3_HybCuda, Rdb450, "hyb", Backend::cuda, rdb450_problem(), false)
+
+TEST(Step3_HybCpu, OneDenseRow) {
+    const Problem problem = one_dense_row_problem();
+    expect_both_hyb_parts(problem.A);
+
+    for (auto p : {kit::Precision::f32, kit::Precision::f64})
+        EXPECT_TRUE(matches_oracle("hyb", Backend::cpu, p, problem));
+}
+
+TEST(Step3_HybCuda, OneDenseRow) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = one_dense_row_problem();
+    expect_both_hyb_parts(problem.A);
+
+    for (auto p : {kit::Precision::f32, kit::Precision::f64})
+        EXPECT_TRUE(matches_oracle("hyb", Backend::cuda, p, problem));
+}
