@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "bcsr_tuner.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "kit_error.hpp"
@@ -21,7 +22,8 @@ const char* kRunHelp =
     "  --impl I          reference | starter          (handled by the ./spmv-kit wrapper)\n"
     "  --vectors V       auto | ones | ramp | random  (auto: ramp 1..n up to 16 rows, else ones)\n"
     "  --repeats N       timed repeats after 2 warm-ups (default 20)\n"
-    "  --block RxC|auto  block size for bcsr\n"
+    "  --block RxC|auto  block size for the bcsr variants (default auto: the lab 05 autotuner picks it\n"
+    "                    and prints its table; profile $KIT_BCSR_PROFILE or labs/05-bcsr/profile_default.txt)\n"
     "  --cl-platform P   OpenCL platform index or name part (default: first with a GPU, else first)\n"
     "  --cl-device D     OpenCL device index or name part\n"
     "Exit status: 0 if y matches the oracle, 1 if not, 2 on bad input or an unavailable backend.\n";
@@ -49,6 +51,17 @@ void parse_block(const std::string& s, RunOptions& opt) {
         throw Error("--block must be RxC with R, C in 1..4 (e.g. 2x2), or auto; got '" + s + "'");
     opt.block_r = r;
     opt.block_c = c;
+}
+
+/// Shows the BCSR autotuner's table and pick before an auto-blocked run. The run itself
+/// repeats the choice; a tuner that fails here (a TODO, a missing profile) fails there too.
+void print_block_choice(const CooMatrix& A, const std::string& variant, Precision p) {
+    try {
+        const BcsrProfile& profile = bcsr::active_profile();
+        bcsr::print_choice(bcsr::choose_block(A, profile, variant, p), profile);
+    } catch (const Error& e) {
+        std::printf("tuner      %s\n", e.what());
+    }
 }
 
 }  // namespace
@@ -80,6 +93,7 @@ int cmd_run(const std::vector<std::string>& argv) {
                 static_cast<long long>(A.nnz()));
     std::printf("variant    %s on %s, %s, %s code (%s step %d: %s)\n", v.name.c_str(), to_string(v.backend).c_str(),
                 to_string(opt.precision).c_str(), impl ? impl : "reference", v.lab.c_str(), v.step, v.summary.c_str());
+    if (v.lab == "05-bcsr" && opt.block_r == 0) print_block_choice(A, v.name, opt.precision);
     const Outcome o = execute(v, A, x, y, opt);
     if (o.status == "SKIPPED" || o.status == "ERROR" || o.status == "TODO") {
         std::printf("result     %s: %s\n", o.status.c_str(), o.message.c_str());

@@ -15,6 +15,7 @@ int cmd_run(const std::vector<std::string>& args);    ///< `spmv-kit run FILE --
 int cmd_table(const std::vector<std::string>& args);  ///< `spmv-kit table FILE...`
 int cmd_gen(const std::vector<std::string>& args);    ///< `spmv-kit gen KIND ...`
 int cmd_list(const std::vector<std::string>& args);   ///< `spmv-kit list`
+int cmd_tune_profile(const std::vector<std::string>& args);  ///< `spmv-kit tune-profile --out FILE`
 
 /// @brief One checked run of one variant, as run and table print it.
 struct Outcome {

@@ -1,4 +1,4 @@
-// spmv-kit: the kit's command-line tool. Subcommands: info, run, table, gen, list.
+// spmv-kit: the kit's command-line tool. Subcommands: info, run, table, gen, list, tune-profile.
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -17,7 +17,9 @@ const char* kHelp =
     "                     run one variant, check it against the oracle, report GFLOP/s\n"
     "  table FILE...      every variant on every available backend, one table ('make run')\n"
     "  gen KIND ...       write a generated matrix (rdb, stencil2d, stencil3d, radius, powerlaw, ...)\n"
-    "  list               the registered variants\n";
+    "  list               the registered variants\n"
+    "  tune-profile --out FILE   time dense BCSR for every r x c and size: the profile of the\n"
+    "                     BCSR autotuner (GPU; see lab 05)\n";
 
 }  // namespace
 
@@ -25,6 +27,7 @@ int main(int argc, char** argv) {
     const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
         {"info", kit::cli::cmd_info}, {"run", kit::cli::cmd_run}, {"table", kit::cli::cmd_table},
         {"gen", kit::cli::cmd_gen},   {"list", kit::cli::cmd_list},
+        {"tune-profile", kit::cli::cmd_tune_profile},
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
         std::cout << kHelp;

@@ -1,0 +1,88 @@
+#include "bcsr_profile.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "kit_error.hpp"
+
+namespace kit {
+
+BcsrProfile BcsrProfile::read(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path, 0, "cannot open the BCSR profile (write one with 'spmv-kit tune-profile --out FILE')");
+    BcsrProfile p = parse(in, path);
+    p.source = path;
+    return p;
+}
+
+BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
+    BcsrProfile p;
+    std::string line;
+    long long line_no = 0;
+    while (std::getline(in, line)) {
+        ++line_no;
+        line = line.substr(0, line.find('#'));
+        std::istringstream fields(line);
+        std::string keyword;
+        if (!(fields >> keyword)) continue;
+        if (keyword == "device") {
+            std::getline(fields >> std::ws, p.device);
+            continue;
+        }
+        if (keyword != "dense")
+            throw InputError(name, line_no, "unknown record '" + keyword + "' (expected 'device' or 'dense')");
+        ProfileEntry e;
+        std::string precision, extra;
+        if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz >> e.gflops) || (fields >> extra))
+            throw InputError(name, line_no, "a dense record is 'dense VARIANT PRECISION R C NNZ GFLOPS'");
+        try {
+            e.precision = parse_precision(precision);
+        } catch (const Error& err) {
+            throw InputError(name, line_no, err.what());
+        }
+        if (e.r < 1 || e.r > 4 || e.c < 1 || e.c > 4)
+            throw InputError(name, line_no, "block size must be R, C in 1..4");
+        if (e.nnz < 1 || !(e.gflops > 0) || !std::isfinite(e.gflops))
+            throw InputError(name, line_no, "NNZ must be positive and GFLOPS a positive number");
+        p.entries.push_back(e);
+    }
+    return p;
+}
+
+void BcsrProfile::write(std::ostream& out, const std::string& comment) const {
+    out << "# BCSR performance profile of dense matrices (GOSpMV offline step), read by the BCSR autotuner.\n"
+        << "# Records: 'device NAME' and 'dense VARIANT PRECISION R C NNZ GFLOPS' (see labs/common/bcsr_profile.hpp).\n";
+    std::istringstream lines(comment);
+    for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
+    if (!device.empty()) out << "device " << device << "\n";
+    for (const ProfileEntry& e : entries)
+        out << "dense " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
+            << " " << std::setprecision(6) << e.gflops << "\n";
+}
+
+const ProfileEntry* BcsrProfile::nearest(const std::string& variant, Precision p, int r, int c, double nnz) const {
+    const ProfileEntry* best = nullptr;
+    double best_distance = 0;
+    const double target = std::log(nnz > 1 ? nnz : 1.0);
+    for (const ProfileEntry& e : entries) {
+        if (e.variant != variant || e.precision != p || e.r != r || e.c != c) continue;
+        const double distance = std::abs(std::log(static_cast<double>(e.nnz)) - target);
+        // Sizes symmetric around nnz on a log scale differ in the last bits: call those a tie.
+        const bool tie = best && std::abs(distance - best_distance) <= 1e-12;
+        if (!best || (!tie && distance < best_distance) || (tie && e.nnz < best->nnz)) {
+            best = &e;
+            best_distance = distance;
+        }
+    }
+    return best;
+}
+
+bool BcsrProfile::covers(const std::string& variant, Precision p) const {
+    for (const ProfileEntry& e : entries)
+        if (e.variant == variant && e.precision == p) return true;
+    return false;
+}
+
+}  // namespace kit

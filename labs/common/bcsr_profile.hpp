@@ -1,0 +1,65 @@
+/// @file bcsr_profile.hpp
+/// @brief The BCSR performance profile: GFLOP/s of dense matrices stored as BCSR, per kernel,
+/// precision, block shape and size. The offline half of the GOSpMV autotuner writes it
+/// (`spmv-kit tune-profile`); the run-time half reads it.
+///
+/// File format: plain text, one record per line, fields separated by blanks.
+/// @code
+///     # anything after '#' is a comment
+///     device NVIDIA H200                           <- where the figures were measured (rest of line)
+///     dense  bcsr-warp  double  2 2  230400  61.5  <- variant precision r c nnz GFLOP/s
+/// @endcode
+/// A `dense` record says: a dense matrix with `nnz` entries (all useful, fill 1), stored
+/// as r x c BCSR and multiplied by `variant` in `precision`, ran at `GFLOP/s` (2 nnz flops
+/// per SpMV over the median time). This is GOSpMV's P_dense(r x c, nz_d).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "types.hpp"
+
+namespace kit {
+
+/// @brief One measured point P_dense(r x c, nnz) of one kernel.
+struct ProfileEntry {
+    std::string variant;                   ///< kernel name, e.g. "bcsr-warp"
+    Precision precision = Precision::f64;  ///< working precision
+    int r = 1;                             ///< rows per block
+    int c = 1;                             ///< columns per block
+    count_t nnz = 0;                       ///< entries of the dense matrix measured
+    double gflops = 0;                     ///< its speed, 2 nnz / median time
+};
+
+/// @brief A whole profile: where it was measured and its points.
+struct BcsrProfile {
+    std::string device;                 ///< the `device` line ("" if absent)
+    std::string source;                 ///< file it was read from ("" if built in memory)
+    std::vector<ProfileEntry> entries;  ///< every `dense` record, in file order
+
+    /// @brief Reads a profile file; throws InputError naming file:line on a bad record.
+    /// @param path [in] file name
+    static BcsrProfile read(const std::string& path);
+    /// @brief Parses profile text; throws InputError naming name:line on a bad record.
+    /// @param in [in] the text  @param name [in] name used in messages
+    static BcsrProfile parse(std::istream& in, const std::string& name);
+    /// @brief Writes the profile in the file format above, with a header comment.
+    /// @param out [in,out] stream  @param comment [in] lines put after '# ' at the top (may be empty)
+    void write(std::ostream& out, const std::string& comment = "") const;
+
+    /// @brief The record of (variant, precision, r x c) whose size is nearest to nnz, or
+    /// nullptr if the profile has none for that shape.
+    ///
+    /// "Nearest" is measured on a log scale, |log(nnz_d / nnz)|, because profiles sample
+    /// sizes geometrically (each size 4x the last): 2x below a point counts as far as 2x
+    /// above it. Ties go to the smaller size.
+    /// @param variant [in] kernel name  @param p [in] precision  @param r [in] rows per block
+    /// @param c [in] columns per block  @param nnz [in] stored values of the sparse matrix (nz_EBCSR)
+    const ProfileEntry* nearest(const std::string& variant, Precision p, int r, int c, double nnz) const;
+    /// @brief True if the profile has at least one record for this variant and precision.
+    /// @param variant [in] kernel name  @param p [in] precision
+    bool covers(const std::string& variant, Precision p) const;
+};
+
+}  // namespace kit

@@ -1,0 +1,143 @@
+// spmv-kit tune-profile: the offline half of the GOSpMV autotuner. Times dense matrices stored
+// as r x c BCSR, for every shape and several sizes, and writes the profile the tuner reads.
+#include <cstdio>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "bcsr_profile.hpp"
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "kit_error.hpp"
+
+namespace kit::cli {
+namespace {
+
+const char* kTuneHelp =
+    "usage: spmv-kit tune-profile --out FILE [options]\n\n"
+    "Offline step of the BCSR autotuner (GOSpMV): runs every BCSR variant of lab 05 on dense\n"
+    "matrices stored as r x c BCSR (fill 1), for r, c in 1..4 and several sizes, checks each\n"
+    "result against the oracle, and writes the GFLOP/s as a profile (labs/common/bcsr_profile.hpp).\n"
+    "The tuner reads $KIT_BCSR_PROFILE, else labs/05-bcsr/profile_default.txt.\n\n"
+    "  --out FILE          profile to write (required)\n"
+    "  --backends LIST     cuda,cpu | cuda | cpu   (default cuda,cpu; cuda needs a GPU)\n"
+    "  --precision P       float | double | both   (default both)\n"
+    "  --sizes LIST        entries of the dense matrices, comma-separated (default\n"
+    "                      14400,57600,230400,921600,3686400,14745600)\n"
+    "  --width W           columns of the dense matrices (default 24): each is a dense panel of\n"
+    "                      nnz/W rows x W columns, rounded to a multiple of 12 rows so every r x c\n"
+    "                      tiles it. 0: square n x n, as GOSpMV did (see handouts/05-bcsr.md for why\n"
+    "                      the kit prefers panels on GPUs)\n"
+    "  --repeats N         timed repeats per point after 2 warm-ups (default 20)\n"
+    "GPU runs flush L2 before each timed repeat, as the benchmarks and tune_check do.\n"
+    "Exit status: 0 when written; 2 on bad input, an unavailable backend or a wrong result.\n";
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+/// The multiple of 12 nearest v, at least 12: 12 is the lcm of 1..4, so every r x c tiles it.
+index_t round_to_12(double v) {
+    const index_t k = static_cast<index_t>(v / 12 + 0.5);
+    return k > 1 ? k * 12 : 12;
+}
+
+/// A dense matrix of about `nnz` entries in the hub's row-major order (already normalized):
+/// rows x width, or square when width is 0; both sides multiples of 12.
+CooMatrix dense_matrix(count_t nnz, int width) {
+    CooMatrix A;
+    A.cols = width > 0 ? round_to_12(width) : round_to_12(std::sqrt(static_cast<double>(nnz)));
+    A.rows = round_to_12(static_cast<double>(nnz) / A.cols);
+    const std::size_t entries = static_cast<std::size_t>(A.rows) * A.cols;
+    A.row.reserve(entries);
+    A.col.reserve(entries);
+    A.val.reserve(entries);
+    for (index_t i = 0; i < A.rows; ++i)
+        for (index_t j = 0; j < A.cols; ++j) A.add(i, j, 1.0 / (1 + (i + 2 * j) % 13));
+    return A;
+}
+
+}  // namespace
+
+int cmd_tune_profile(const std::vector<std::string>& argv) {
+    const Args a(argv, {"--out", "--backends", "--precision", "--sizes", "--width", "--repeats"}, {"--help"}, "tune-profile");
+    if (a.has("--help")) {
+        std::cout << kTuneHelp;
+        return 0;
+    }
+    if (!a.has("--out") || !a.positional().empty()) {
+        std::cerr << kTuneHelp;
+        return 2;
+    }
+    std::vector<Backend> backends;
+    for (const std::string& b : split(a.get("--backends", "cuda,cpu"))) backends.push_back(parse_backend(b));
+    for (Backend b : backends)
+        if (auto why = backend_unavailable(b))
+            throw BackendUnavailable("tune-profile: the " + to_string(b) + " backend is unavailable here: " + *why +
+                                     ". The profile times the GPU kernels, so run it on a GPU node (jobs/), or pass "
+                                     "--backends cpu for a CPU-only profile.");
+    const std::string prec = a.get("--precision", "both");
+    const std::vector<Precision> precisions =
+        prec == "both" ? std::vector<Precision>{Precision::f32, Precision::f64} : std::vector<Precision>{parse_precision(prec)};
+    std::vector<count_t> sizes;
+    for (const std::string& s : split(a.get("--sizes", "14400,57600,230400,921600,3686400,14745600"))) {
+        const long long n = std::atoll(s.c_str());
+        if (n < 144 || n > 400000000) throw Error("tune-profile: --sizes takes entry counts in 144..4e8, got '" + s + "'");
+        sizes.push_back(n);
+    }
+    const int width = static_cast<int>(a.get_int("--width", 24, 0, 1 << 20));
+    std::vector<const Variant*> variants;
+    for (const Variant& v : registry().all())
+        for (Backend b : backends)
+            if (v.lab == "05-bcsr" && v.backend == b) variants.push_back(&v);
+    if (variants.empty()) throw Error("tune-profile: no lab 05 BCSR variant is registered for the chosen backends");
+    RunOptions opt;
+    opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 1, 100000));
+
+    BcsrProfile profile;
+    for (Backend b : backends) {
+        const std::string name = to_string(b) + ": " + backend_device_name(b);
+        profile.device += profile.device.empty() ? name : "; " + name;
+    }
+    for (count_t n : sizes) {
+        const CooMatrix A = dense_matrix(n, width);
+        std::vector<double> x, y;
+        make_vectors(A, "random", x, y);
+        for (const Variant* v : variants)
+            for (Precision p : precisions)
+                for (int r = 1; r <= 4; ++r)
+                    for (int c = 1; c <= 4; ++c) {
+                        opt.precision = p;
+                        opt.block_r = r;
+                        opt.block_c = c;
+                        opt.flush_l2 = v->backend == Backend::cuda;
+                        const Outcome o = execute(*v, A, x, y, opt);
+                        if (o.status == "ok" && !(o.gflops > 0)) throw Error("tune-profile: a run took no measurable time");
+                        if (o.status != "ok")
+                            throw Error("tune-profile: " + v->name + " " + std::to_string(r) + "x" + std::to_string(c) +
+                                        " on dense " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ": " + o.status + ": " + o.message +
+                                        "; no profile written");
+                        profile.entries.push_back({v->name, p, r, c, A.nnz(), o.gflops});
+                        std::printf("%-13s %-6s %dx%d  dense %7d x %-5d nnz %9lld  %9.3f GFLOP/s\n", v->name.c_str(),
+                                    to_string(p).c_str(), r, c, A.rows, A.cols, static_cast<long long>(A.nnz()), o.gflops);
+                        std::fflush(stdout);
+                    }
+    }
+    std::ofstream out(a.get("--out"));
+    if (!out) throw Error("tune-profile: cannot write '" + a.get("--out") + "'");
+    profile.write(out, "Written by: spmv-kit tune-profile, " +
+                           (width > 0 ? "dense panels of " + std::to_string(round_to_12(width)) + " columns"
+                                      : std::string("square dense matrices")) +
+                           ", " + std::to_string(opt.repeats) + " timed repeats (median), L2 flushed before each GPU repeat.");
+    if (!out.flush()) throw Error("tune-profile: writing '" + a.get("--out") + "' failed");
+    std::printf("wrote %zu records to %s\n", profile.entries.size(), a.get("--out").c_str());
+    return 0;
+}
+
+}  // namespace kit::cli
