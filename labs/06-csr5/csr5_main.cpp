@@ -1,0 +1,109 @@
+// csr5: prints the five CSR5 arrays of a matrix, tile by tile, so a drawing made by hand can be
+// checked, then runs the CPU CSR5 SpMV (y <- y + A x, x = y = 1) against the oracle.
+//
+//   csr5 example4x4|example8x8|FILE.mtx [--omega W] [--sigma S] [--tiles N]
+//
+// --omega and --sigma default to 32 and the (4, 32, 256, 4) rule; --tiles (default 4) limits
+// how many complete tiles are drawn.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "csr5_kernels.hpp"
+#include "generators.hpp"
+#include "kit_error.hpp"
+#include "matrix_market.hpp"
+#include "oracle.hpp"
+
+namespace {
+
+template <class V>
+void print_array(const char* name, const V& a, std::size_t group) {
+    std::printf("%-17s=", name);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        if (group && i && i % group == 0) std::printf(" |");
+        std::printf(" %g", static_cast<double>(a[i]));
+    }
+    std::printf("\n");
+}
+
+void print_tile(const kit::Csr5<double>& m, kit::index_t t) {
+    const auto base = static_cast<std::size_t>(t) * m.omega * m.sigma;
+    std::printf("\ntile %d: first row %d%s\n  j   ", t, kit::csr5_tile_row(m.tile_ptr[t]),
+                kit::csr5_tile_has_empty_rows(m.tile_ptr[t]) ? " (holds empty rows: uses empty_offset)" : "");
+    for (int lane = 0; lane < m.omega; ++lane) std::printf("lane%-4d", lane);
+    for (int j = 0; j < m.sigma; ++j) {
+        std::printf("\n  %-4d", j);
+        for (int lane = 0; lane < m.omega; ++lane) {
+            const std::uint64_t desc = m.tile_desc[static_cast<std::size_t>(t) * m.omega + lane];
+            std::printf("%c%-7g", kit::csr5_bit_flag(desc) >> j & 1u ? '*' : ' ', m.vals[base + j * m.omega + lane]);
+        }
+    }
+    std::printf("\n  (* = bit_flag: the entry starts a segment)\n  y_offset   ");
+    for (int lane = 0; lane < m.omega; ++lane) std::printf("%-8d", kit::csr5_y_offset(m.tile_desc[t * m.omega + lane]));
+    std::printf("\n  seg_offset ");
+    for (int lane = 0; lane < m.omega; ++lane) std::printf("%-8d", kit::csr5_seg_offset(m.tile_desc[t * m.omega + lane]));
+    std::printf("\n");
+    if (m.empty_offset_ptr[t + 1] > m.empty_offset_ptr[t]) {
+        std::printf("  empty_offset");
+        for (kit::index_t k = m.empty_offset_ptr[t]; k < m.empty_offset_ptr[t + 1]; ++k) std::printf(" %d", m.empty_offset[k]);
+        std::printf("\n");
+    }
+}
+
+kit::CooMatrix load(const std::string& what) {
+    if (what == "example4x4") return kit::example4x4();
+    if (what == "example8x8") return kit::csr5_example8x8();
+    return kit::read_matrix_market(what);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2 || std::string(argv[1]) == "--help") {
+        std::fprintf(argc < 2 ? stderr : stdout,
+                     "usage: csr5 example4x4|example8x8|FILE.mtx [--omega W] [--sigma S] [--tiles N]\n");
+        return argc < 2 ? 2 : 0;
+    }
+    try {
+        kit::Csr5Params params;
+        int show = 4;
+        for (int i = 2; i + 1 < argc; i += 2) {
+            const std::string opt = argv[i];
+            const int value = std::stoi(argv[i + 1]);
+            if (opt == "--omega") params.omega = value;
+            else if (opt == "--sigma") params.sigma = value;
+            else if (opt == "--tiles") show = value;
+            else throw kit::Error("unknown option " + opt);
+        }
+        kit::CooMatrix A = load(argv[1]);
+        A.normalize();
+        const auto m = kit::Csr5<double>::from_coo(A, params);
+        std::printf("%d x %d, nnz %d; omega %d, sigma %d: p = %d tiles, %d complete, tail of %d entries\n\n", m.rows,
+                    m.cols, m.nnz(), m.omega, m.sigma, m.tiles(), m.full_tiles(),
+                    m.nnz() - m.full_tiles() * m.omega * m.sigma);
+        const std::size_t tile_size = static_cast<std::size_t>(m.omega) * m.sigma;
+        print_array("row_ptr", m.row_ptr, 0);
+        std::printf("%-17s=", "tile_ptr");  // the empty-rows flag shown as a minus sign (also on row 0)
+        for (auto w : m.tile_ptr) std::printf(" %s%d", kit::csr5_tile_has_empty_rows(w) ? "-" : "", kit::csr5_tile_row(w));
+        std::printf("   (-: the tile holds empty rows)\n");
+        print_array("col_idx", m.col_idx, tile_size);
+        print_array("vals", m.vals, tile_size);
+        for (kit::index_t t = 0; t < std::min<kit::index_t>(m.full_tiles(), show); ++t) print_tile(m, t);
+
+        const std::vector<double> x(A.cols, 1.0);
+        std::vector<double> y(A.rows, 1.0);
+        const auto expected = kit::oracle_spmv(A, x, y);
+        kit::cpu::csr5_spmv(m.view(), x.data(), y.data());
+        double err = 0;
+        for (std::size_t i = 0; i < y.size(); ++i) err = std::max(err, std::fabs(y[i] - expected[i]));
+        std::printf("\ncpu::csr5_spmv with x = y = 1: max |error| against the oracle = %g\n", err);
+        return err <= 1e-9 * (1 + A.nnz()) ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "csr5: %s\n", e.what());
+        return 2;
+    }
+}

@@ -1,0 +1,33 @@
+/// @file csr5_run.hpp
+/// @brief What the CPU and CUDA "csr5" variants share: the conversion with the tile shape of
+/// the run options, and the bytes model with the exact descriptor size.
+#pragma once
+
+#include <string>
+
+#include "bytes_model.hpp"
+#include "csr5.hpp"
+#include "variants.hpp"
+
+namespace kit {
+
+/// @brief Converts the hub to CSR5 with the tile shape in opt (0: the defaults).
+/// @param A [in] normalized hub matrix  @param opt [in] run options (csr5_omega, csr5_sigma)
+template <class T>
+Csr5<T> csr5_for_run(const CooMatrix& A, const RunOptions& opt) {
+    return Csr5<T>::from_coo(A, {opt.csr5_omega, opt.csr5_sigma});
+}
+
+/// @brief Fills the bytes model and the note of a CSR5 run.
+///
+/// Bytes: the CSR arrays, tile_ptr, and the descriptors as stored (8 bytes per lane of a
+/// complete tile, plus the empty_offset lists), from csr5_bytes.
+/// @param m [in] the converted matrix  @param out [in,out] the run's result
+template <class T>
+void describe_csr5_run(const Csr5<T>& m, RunResult& out) {
+    out.bytes = csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), 0, sizeof(T)) + m.descriptor_bytes();
+    out.note = "omega " + std::to_string(m.omega) + ", sigma " + std::to_string(m.sigma) + ", " +
+               std::to_string(m.full_tiles()) + " complete tiles";
+}
+
+}  // namespace kit

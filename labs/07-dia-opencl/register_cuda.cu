@@ -1,0 +1,63 @@
+// Lab 07 CUDA variants, the counterparts of steps 4 and 5: dia-vec4, dia-ldg, dia-texture
+// (kernels in reference/07-dia-opencl/dia_path_cuda.cu), and the CUDA copy-bandwidth ceiling.
+#include <memory>
+
+#include "bytes_model.hpp"
+#include "cuda_run.hpp"
+#include "dia_device.hpp"  // lab 03's DeviceDia
+#include "dia_path.hpp"
+
+namespace kit {
+namespace {
+
+template <class Matrix>
+count_t bytes_of(const Matrix& m, count_t value_bytes) {
+    return dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, value_bytes);
+}
+
+RunResult run_dia_texture(const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                          const RunOptions& opt) {
+    if (opt.precision != Precision::f32)
+        throw BackendUnavailable("dia-texture fetches x through a float texture, so it is float only; "
+                                 "dia-ldg is the read-only path for double");
+    const Dia<float> host = Dia<float>::from_coo(A);
+    const DeviceDia<float> dev(host);
+    // The texture object is created once, on the first launch, for the x array run_on_cuda
+    // owns, so timed repeats measure the kernel only.
+    std::unique_ptr<cuda::XTexture> tex;
+    const float* tex_of = nullptr;
+    RunResult out = run_on_cuda<float>(x, y, opt, [&](const float* xp, float* yp) {
+        if (!tex || tex_of != xp) {
+            tex = std::make_unique<cuda::XTexture>(xp, host.cols);
+            tex_of = xp;
+        }
+        cuda::dia_texture_spmv(dev.view(), *tex, yp);
+    });
+    out.bytes = bytes_of(host, sizeof(float));
+    return out;
+}
+
+}  // namespace
+
+double dia_path::cuda_copy_bandwidth_gbs(std::size_t bytes, int repeats) {
+    if (auto why = backend_unavailable(Backend::cuda)) throw BackendUnavailable(*why);
+    if (bytes == 0 || repeats < 1) throw Error("cuda_copy_bandwidth_gbs needs bytes > 0 and repeats >= 1");
+    DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+    const auto ms = time_cuda(repeats, 1, [&] {
+        CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
+    });
+    const double t = median(ms);
+    return t > 0 ? 2.0 * static_cast<double>(bytes) / (t * 1e6) : 0.0;
+}
+
+void register_lab_07_dia_opencl_cuda(Registry& r) {
+    const char* lab = "07-dia-opencl";
+    const auto bytes = [](const auto& m, count_t vb) { return bytes_of(m, vb); };
+    r.add({"dia-vec4", Backend::cuda, lab, 4, "each thread computes 4 rows; float4 matrix loads; offsets in shared memory",
+           cuda_variant<Dia, DeviceDia>([](auto A, auto x, auto y) { cuda::dia_vec4_spmv(A, x, y); }, bytes)});
+    r.add({"dia-ldg", Backend::cuda, lab, 5, "as dia-vec4, x through the read-only cache (__ldg)",
+           cuda_variant<Dia, DeviceDia>([](auto A, auto x, auto y) { cuda::dia_ldg_spmv(A, x, y); }, bytes)});
+    r.add({"dia-texture", Backend::cuda, lab, 5, "as dia-vec4, x through a texture object (float)", run_dia_texture});
+}
+
+}  // namespace kit

@@ -1,0 +1,165 @@
+// Lab 07 OpenCL variants, steps 1-5 of the DIA path (kernels in reference/07-dia-opencl/dia_ocl_*.cl).
+#include <cstdio>
+
+#include "bytes_model.hpp"
+#include "dia_path.hpp"
+#include "opencl_runtime.hpp"
+
+// the student's kernels, embedded by the build
+extern const char kit_cl_dia_ocl_naive[];
+extern const char kit_cl_dia_ocl_aligned[];
+extern const char kit_cl_dia_ocl_local[];
+extern const char kit_cl_dia_ocl_vec4[];
+extern const char kit_cl_dia_ocl_image[];
+
+namespace kit {
+namespace {
+
+using dia_path::work_group;
+
+/// One of steps 1-4: its kernel, the layout it needs and how many rows a work-item takes.
+struct BufferStep {
+    const char* file;         ///< .cl file, for messages and the program cache
+    const char* source;       ///< its embedded text
+    const char* kernel;       ///< __kernel name
+    index_t pitch_multiple;   ///< 1: naive layout (pitch == rows); 32: aligned
+    int rows_per_item;        ///< 1, or 4 for the vector kernel
+    bool takes_pitch;         ///< step 1 indexes with rows and has no pitch argument
+};
+
+/// DIA in the layout a step needs; refuses sizes the kernels' int indexing cannot address.
+template <class T>
+Dia<T> to_dia(const CooMatrix& A, index_t pitch_multiple) {
+    DiaLimits limits;
+    limits.pitch_multiple = pitch_multiple;
+    Dia<T> m = Dia<T>::from_coo(A, limits);
+    check_index_range("DIA slots (diagonals x pitch, indexed with int in the kernels)",
+                      static_cast<count_t>(m.diagonals()) * m.pitch);
+    return m;
+}
+
+/// -D options shared by every step: the value type, its 4-vector and the offset chunk.
+std::string build_options(Precision p) {
+    return ocl::precision_options(p) + (p == Precision::f32 ? " -DREAL4=float4" : " -DREAL4=double4") +
+           " -DDIA_CHUNK=" + std::to_string(dia_path::offset_chunk);
+}
+
+/// Layout facts for the run table.
+template <class T>
+std::string layout_note(const Dia<T>& m) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%d diagonals, pitch %d, fill %.2f", m.diagonals(), m.pitch, m.fill());
+    return buf;
+}
+
+/// The DIA arrays in OpenCL buffers, with the sizes as the kernels take them.
+struct ClDia {
+    cl_int rows, cols, diags, pitch;
+    ocl::Buffer offsets, data;
+    template <class T>
+    explicit ClDia(const Dia<T>& m)
+        : rows(m.rows), cols(m.cols), diags(m.diagonals()), pitch(m.pitch), offsets(m.offsets), data(m.data) {}
+};
+
+template <class T>
+RunResult run_buffer_step(const BufferStep& s, const CooMatrix& A, const std::vector<double>& x,
+                          const std::vector<double>& y, const RunOptions& opt) {
+    const Dia<T> m = to_dia<T>(A, s.pitch_multiple);
+    const ClDia d(m);
+    cl_kernel k = ocl::runtime().kernel(s.file, s.source, build_options(opt.precision), s.kernel);
+    const std::size_t items = (static_cast<std::size_t>(m.rows) + s.rows_per_item - 1) / s.rows_per_item;
+    RunResult out = ocl::run_on_opencl<T>(x, y, opt, [&](const ocl::Buffer& dx, ocl::Buffer& dy) {
+        if (opt.flush_l2) dia_path::enqueue_cache_flush_opencl();
+        if (s.takes_pitch) ocl::set_args(k, d.rows, d.cols, d.diags, d.pitch, d.offsets, d.data, dx, dy);
+        else ocl::set_args(k, d.rows, d.cols, d.diags, d.offsets, d.data, dx, dy);
+        return ocl::launch_1d(k, items, work_group);
+    });
+    out.bytes = dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, sizeof(T));
+    out.note = layout_note(m);
+    return out;
+}
+
+RunFunction buffer_step(BufferStep s) {
+    return [s](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt) {
+        return dispatch_precision(opt.precision, [&](auto tag) { return run_buffer_step<decltype(tag)>(s, A, x, y, opt); });
+    };
+}
+
+/// What the chosen device offers for 2-D images.
+dia_path::ImageLimits image_limits() {
+    const ocl::DeviceInfo& dev = ocl::runtime().device();
+    dia_path::ImageLimits limits;
+    limits.supported = dev.images;
+    limits.device = dev.name;
+    if (!dev.images) return limits;
+    std::size_t w = 0, h = 0;
+    CL_CHECK(clGetDeviceInfo(dev.device, CL_DEVICE_IMAGE2D_MAX_WIDTH, sizeof w, &w, nullptr));
+    CL_CHECK(clGetDeviceInfo(dev.device, CL_DEVICE_IMAGE2D_MAX_HEIGHT, sizeof h, &h, nullptr));
+    limits.max_width = static_cast<count_t>(w);
+    limits.max_height = static_cast<count_t>(h);
+    return limits;
+}
+
+/// x as a read-only 2-D image of float4 pixels (CL_RGBA, CL_FLOAT), zero past its end.
+class XImage {
+public:
+    XImage(const dia_path::XImageLayout& l, std::vector<float> x) {
+        x.resize(static_cast<std::size_t>(l.width) * l.height * 4, 0.0f);
+        const cl_image_format format{CL_RGBA, CL_FLOAT};
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = static_cast<std::size_t>(l.width);
+        desc.image_height = static_cast<std::size_t>(l.height);
+        cl_int err = CL_SUCCESS;
+        mem_ = clCreateImage(ocl::runtime().context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc, x.data(), &err);
+        CL_CHECK(err);
+    }
+    ~XImage() { clReleaseMemObject(mem_); }
+    XImage(const XImage&) = delete;
+    XImage& operator=(const XImage&) = delete;
+    cl_mem mem() const { return mem_; }
+
+private:
+    cl_mem mem_ = nullptr;
+};
+
+RunResult run_image_step(const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                         const RunOptions& opt) {
+    if (opt.precision != Precision::f32)
+        throw BackendUnavailable("dia-image keeps x in an image of float4 pixels (CL_RGBA, CL_FLOAT), so step 5 is "
+                                 "float only; run it in float (steps 1-4 also take double)");
+    const dia_path::XImageLayout layout = dia_path::plan_x_image(A.cols, image_limits());
+    const Dia<float> m = to_dia<float>(A, dia_path::aligned_pitch);
+    const ClDia d(m);
+    const XImage image(layout, to_precision<float>(x));
+    cl_kernel k = ocl::runtime().kernel("dia_ocl_image.cl", kit_cl_dia_ocl_image, build_options(opt.precision), "dia_image");
+    const std::size_t items = (static_cast<std::size_t>(m.rows) + 3) / 4;
+    const cl_int log2_width = layout.log2_width, width_mask = layout.width_mask;
+    // run_on_opencl also uploads x as a buffer; this kernel ignores it and reads the image
+    RunResult out = ocl::run_on_opencl<float>(x, y, opt, [&](const ocl::Buffer&, ocl::Buffer& dy) {
+        if (opt.flush_l2) dia_path::enqueue_cache_flush_opencl();
+        ocl::set_args(k, d.rows, d.diags, d.pitch, d.offsets, d.data, image.mem(), log2_width, width_mask, dy);
+        return ocl::launch_1d(k, items, work_group);
+    });
+    out.bytes = dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, sizeof(float));
+    out.note = layout_note(m) + ", image " + std::to_string(layout.width) + " x " + std::to_string(layout.height);
+    return out;
+}
+
+}  // namespace
+
+void register_lab_07_dia_opencl_opencl(Registry& r) {
+    const char* lab = "07-dia-opencl";
+    r.add({"dia-naive", Backend::opencl, lab, 1, "each work-item computes one row; A[d*rows+row], pitch = rows",
+           buffer_step({"dia_ocl_naive.cl", kit_cl_dia_ocl_naive, "dia_naive", 1, 1, false})});
+    r.add({"dia-aligned", Backend::opencl, lab, 2, "each work-item computes one row; pitch multiple of 32",
+           buffer_step({"dia_ocl_aligned.cl", kit_cl_dia_ocl_aligned, "dia_aligned", dia_path::aligned_pitch, 1, true})});
+    r.add({"dia-local", Backend::opencl, lab, 3, "each work-item computes one row; offsets in __local memory",
+           buffer_step({"dia_ocl_local.cl", kit_cl_dia_ocl_local, "dia_local", dia_path::aligned_pitch, 1, true})});
+    r.add({"dia-vec4", Backend::opencl, lab, 4, "each work-item computes 4 rows as a float4",
+           buffer_step({"dia_ocl_vec4.cl", kit_cl_dia_ocl_vec4, "dia_vec4", dia_path::aligned_pitch, 4, true})});
+    r.add({"dia-image", Backend::opencl, lab, 5, "each work-item computes 4 rows; x read through an image (float)",
+           run_image_step});
+}
+
+}  // namespace kit

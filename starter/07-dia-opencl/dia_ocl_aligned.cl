@@ -1,0 +1,15 @@
+// Lab 07, step 2: the aligned DIA kernel with simplified indexing. See handouts/07-dia-opencl.md.
+// REAL (float or double) comes from the host as a -D build option.
+#ifdef KIT_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+/// Each work-item computes y[row] += A[row,:] * x for one row, walking all diagonals.
+/// Aligned layout: every diagonal is `pitch` slots long, pitch a multiple of 32, so
+/// diagonal d starts on a 128-byte boundary (float) and a work-group's loads from it fill
+/// whole cache lines. The index d * pitch + row becomes a pointer that steps by pitch.
+__kernel void dia_aligned(const int rows, const int cols, const int diags, const int pitch,
+                          __global const int* offsets, __global const REAL* A, __global const REAL* x,
+                          __global REAL* y) {
+    // TODO(07-dia-opencl step 2): as step 1, but walk a pointer a = A + row that advances by pitch per diagonal
+}

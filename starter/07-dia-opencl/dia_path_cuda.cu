@@ -1,0 +1,133 @@
+// Lab 07, steps 4-5, CUDA counterparts: four rows per thread with float4 loads, and x through
+// the read-only path (__ldg) or a texture object. See handouts/07-dia-opencl.md; the aligned
+// and shared-memory CUDA kernels are lab 03's.
+#include <algorithm>
+#include <cstdint>
+
+#include "cuda_run.hpp"
+#include "dia_path.hpp"
+
+namespace kit::cuda {
+namespace kernel {
+
+/// Four consecutive values: a row group's matrix values on one diagonal, or a quad of x.
+template <class T>
+struct Quad {
+    T v[4];
+};
+
+/// The 4 matrix values of a row group: one 16-byte load for float, two for double.
+/// p must be 4-element aligned (pitch % 4 == 0 and row % 4 == 0).
+__device__ inline Quad<float> load_quad(const float* p) {
+    const float4 q = *reinterpret_cast<const float4*>(p);
+    return {{q.x, q.y, q.z, q.w}};
+}
+__device__ inline Quad<double> load_quad(const double* p) {
+    const double2 a = reinterpret_cast<const double2*>(p)[0];
+    const double2 b = reinterpret_cast<const double2*>(p)[1];
+    return {{a.x, a.y, b.x, b.y}};
+}
+
+/// y[row..row+3] += s for a full row group (4-element aligned), as vector accesses.
+__device__ inline void add_quad(float* y, const float* s) {
+    float4 q = *reinterpret_cast<float4*>(y);
+    q.x += s[0], q.y += s[1], q.z += s[2], q.w += s[3];
+    *reinterpret_cast<float4*>(y) = q;
+}
+__device__ inline void add_quad(double* y, const double* s) {
+    double2* p = reinterpret_cast<double2*>(y);
+    double2 a = p[0], b = p[1];
+    a.x += s[0], a.y += s[1], b.x += s[2], b.y += s[3];
+    p[0] = a, p[1] = b;
+}
+
+/// x through ordinary global loads.
+template <class T>
+struct GlobalX {
+    const T* x;    ///< device x
+    index_t cols;  ///< its length
+    __device__ T at(index_t c) const { return x[c]; }
+};
+
+/// x through the read-only data cache.
+template <class T>
+struct LdgX {
+    const T* x;    ///< device x
+    index_t cols;  ///< its length
+    __device__ T at(index_t c) const {
+        // TODO(07-dia-opencl step 5): read x[c] with __ldg
+        return T(0);
+    }
+};
+
+/// x through a texture object over the float array (tex1Dfetch: one element per fetch,
+/// so unlike the OpenCL image there are no misalignment cases to assemble; x_quad's bounds
+/// checks stay, since a linear texture has no clamp-to-zero addressing).
+struct TextureX {
+    cudaTextureObject_t tex;  ///< texture over x
+    index_t cols;             ///< length of x
+    __device__ float at(index_t c) const {
+        // TODO(07-dia-opencl step 5): tex1Dfetch<float>(tex, c)
+        return 0.0f;
+    }
+};
+
+/// x[col..col+3], 0 outside [0, cols). Inside the matrix the whole warp takes the first
+/// branch; only row groups at the matrix borders take the element-by-element one.
+template <class T, class X>
+__device__ inline Quad<T> x_quad(const X& x, index_t col) {
+    // TODO(07-dia-opencl step 4): if the whole quad is inside [0, cols) read the four values; otherwise read each one that exists, 0 for the others
+    return Quad<T>{};
+}
+
+/// Each thread computes rows 4t..4t+3 (t = global thread index): per diagonal one aligned
+/// vector load of the matrix and one quad of x through X. The block keeps offset_chunk
+/// offsets in shared memory at a time, so any number of diagonals works.
+template <class T, class X>
+__global__ void dia_rows4(DiaView<T> A, X x, T* __restrict__ y) {
+    // TODO(07-dia-opencl step 4): row = 4 * global thread; chunked offsets in __shared__ memory with __syncthreads (no early return); sum[i] += matrix quad * x quad; full groups add_quad, a partial last group row by row
+}
+
+template <class T, class X>
+void launch_rows4(DiaView<T> A, X x, T* y) {
+    if (A.pitch % 4 != 0)
+        throw Error("dia_rows4 needs the aligned layout (pitch % 4 == 0) for its vector loads; got pitch " +
+                    std::to_string(A.pitch));
+    constexpr int block = dia_path::work_group;
+    dia_rows4<T, X><<<grid_for((static_cast<long long>(A.rows) + 3) / 4, block), block>>>(A, x, y);
+    KIT_CHECK_LAUNCH();
+}
+
+}  // namespace kernel
+
+template <class T>
+void dia_vec4_spmv(DiaView<T> A, const T* x, T* y) {
+    kernel::launch_rows4(A, kernel::GlobalX<T>{x, A.cols}, y);
+}
+
+template <class T>
+void dia_ldg_spmv(DiaView<T> A, const T* x, T* y) {
+    kernel::launch_rows4(A, kernel::LdgX<T>{x, A.cols}, y);
+}
+
+void dia_texture_spmv(DiaView<float> A, const XTexture& x, float* y) {
+    kernel::launch_rows4(A, kernel::TextureX{static_cast<cudaTextureObject_t>(x.handle()), A.cols}, y);
+}
+
+static_assert(sizeof(cudaTextureObject_t) == sizeof(unsigned long long), "XTexture stores the handle as an integer");
+
+XTexture::XTexture(const float* x, index_t n) {
+    // TODO(07-dia-opencl step 5): a linear cudaResourceDesc over x (n floats, at least 1) read as elements; check n against cudaDeviceGetTexture1DLinearMaxWidth and x against the texture alignment; cudaCreateTextureObject
+    kit::todo("07-dia-opencl", 5, "cuda::XTexture");
+}
+
+XTexture::~XTexture() {
+    if (handle_) cudaDestroyTextureObject(static_cast<cudaTextureObject_t>(handle_));
+}
+
+template void dia_vec4_spmv<float>(DiaView<float>, const float*, float*);
+template void dia_vec4_spmv<double>(DiaView<double>, const double*, double*);
+template void dia_ldg_spmv<float>(DiaView<float>, const float*, float*);
+template void dia_ldg_spmv<double>(DiaView<double>, const double*, double*);
+
+}  // namespace kit::cuda

@@ -1,0 +1,80 @@
+// Lab 06 public tests. Tier 1: the 4x4 example and the handout's 8x8 example, exact, with tiles
+// small enough to hold complete tiles and a tail. Tier 2: rdb450 against the oracle.
+#include <vector>
+
+#include "csr5_kernels.hpp"
+#include "test_support.hpp"
+
+using kit::Backend;
+using namespace kit::testing;
+
+namespace {
+
+kit::RunOptions tiles(int omega, int sigma) {
+    kit::RunOptions opt;
+    opt.csr5_omega = omega;
+    opt.csr5_sigma = sigma;
+    return opt;
+}
+
+// The 8x8 example (34 entries), with x = y = [1..8]: y + Ax = [31 133 90 237 500 202 1003 699].
+Problem example8x8_problem() {
+    return {kit::csr5_example8x8(), {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}};
+}
+
+// Runs cpu::csr5_tile on one tile of the 8x8 example (omega = sigma = 4), x = [1..8], y = 0.
+template <class T>
+::testing::AssertionResult tile_gives(kit::index_t tile, const std::vector<T>& expected_y, T expected_carry) {
+    kit::CooMatrix A = kit::csr5_example8x8();
+    A.normalize();
+    const auto m = kit::Csr5<T>::from_coo(A, {4, 4});
+    const std::vector<T> x{1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<T> y(8, T(0));
+    T carry = 0;
+    try {
+        carry = kit::cpu::csr5_tile(m.view(), tile, x.data(), y.data());
+    } catch (const std::exception& e) {
+        return ::testing::AssertionFailure() << e.what();
+    }
+    for (std::size_t r = 0; r < y.size(); ++r)
+        if (y[r] != expected_y[r])
+            return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " wrote y[" << r << "] = " << y[r]
+                                                 << ", expected " << expected_y[r];
+    if (carry != expected_carry)
+        return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " returned carry " << carry
+                                             << ", expected " << expected_carry << " (its first segment)";
+    return ::testing::AssertionSuccess();
+}
+
+}  // namespace
+
+// Tile 0 holds rows 0-3 and the start of row 4: row 0 is its first segment (the carry).
+TEST(Step1_Csr5TileCpu, Example8x8Tile0) {
+    EXPECT_TRUE(tile_gives<double>(0, {0, 131, 87, 233, 63, 0, 0, 0}, 30));
+    EXPECT_TRUE(tile_gives<float>(0, {0, 131, 87, 233, 63, 0, 0, 0}, 30));
+}
+
+// Tile 1 starts inside row 4 (the carry), holds rows 5 and 6 and the start of row 7.
+TEST(Step1_Csr5TileCpu, Example8x8Tile1) {
+    EXPECT_TRUE(tile_gives<double>(1, {0, 0, 0, 0, 0, 196, 996, 221}, 432));
+    EXPECT_TRUE(tile_gives<float>(1, {0, 0, 0, 0, 0, 196, 996, 221}, 432));
+}
+
+#define KIT_CSR5_TEST(Suite, Name, backend, problem, exact, options)                                  \
+    TEST(Suite, Name) {                                                                               \
+        KIT_REQUIRE_BACKEND(backend);                                                                 \
+        const auto kit_problem = (problem);                                                           \
+        for (auto p : {kit::Precision::f32, kit::Precision::f64})                                     \
+            EXPECT_TRUE(matches_oracle("csr5", backend, p, kit_problem, exact, options));             \
+    }
+
+// omega = sigma = 2: two complete tiles of 4 entries and a tail of 1 (the header's drawing).
+KIT_CSR5_TEST(Step2_Csr5Cpu, Example4x4, Backend::cpu, example4x4_problem(), true, tiles(2, 2))
+KIT_CSR5_TEST(Step2_Csr5Cpu, Example8x8, Backend::cpu, example8x8_problem(), true, tiles(4, 4))
+KIT_CSR5_TEST(Step2_Csr5Cpu, Rdb450, Backend::cpu, rdb450_problem(), false, tiles(0, 0))
+// Default tiles (omega 32, sigma 4: 128 entries) are larger than both examples: all tail.
+KIT_CSR5_TEST(Step3_Csr5TailCuda, Example4x4, Backend::cuda, example4x4_problem(), true, tiles(0, 0))
+KIT_CSR5_TEST(Step3_Csr5TailCuda, Example8x8, Backend::cuda, example8x8_problem(), true, tiles(0, 0))
+KIT_CSR5_TEST(Step4_Csr5Cuda, Example4x4, Backend::cuda, example4x4_problem(), true, tiles(2, 2))
+KIT_CSR5_TEST(Step4_Csr5Cuda, Example8x8, Backend::cuda, example8x8_problem(), true, tiles(4, 4))
+KIT_CSR5_TEST(Step4_Csr5Cuda, Rdb450, Backend::cuda, rdb450_problem(), false, tiles(0, 0))

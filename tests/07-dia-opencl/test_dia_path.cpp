@@ -1,0 +1,112 @@
+// Lab 07 public tests. Tier 1: the 4x4 example, exact. Tier 2: rdb450 and the case study's
+// radius grid at small sizes (rows % 4 != 0; more diagonals than one local-memory chunk).
+#include <functional>
+
+#include "dia_path.hpp"
+#include "dia_path_problems.hpp"
+
+using kit::Backend;
+using namespace kit::testing;
+
+namespace {
+
+/// 23 x 17 = 391 rows (391 % 4 == 3), radius 5: 81 diagonals, all four x misalignments.
+Problem radius_grid() { return radius_grid_problem(23, 17, 5, 7); }
+/// 41 x 30 = 1230 rows (1230 % 4 == 2), radius 10: 317 diagonals, two chunks of 256 offsets.
+Problem many_diagonals() { return radius_grid_problem(41, 30, 10, 11); }
+
+}  // namespace
+
+// step 0: the CPU loop
+KIT_SPMV_TEST(Step0_DiaLoopCpu, Example4x4, "dia-loop", Backend::cpu, example4x4_problem(), true)
+KIT_SPMV_TEST(Step0_DiaLoopCpu, Rdb450, "dia-loop", Backend::cpu, rdb450_problem(), false)
+KIT_SPMV_TEST(Step0_DiaLoopCpu, RadiusGrid, "dia-loop", Backend::cpu, radius_grid(), false)
+
+// steps 1-5 in OpenCL (PoCL on a laptop or in CI)
+KIT_SPMV_TEST(Step1_DiaNaiveOpenCL, Example4x4, "dia-naive", Backend::opencl, example4x4_problem(), true)
+KIT_SPMV_TEST(Step1_DiaNaiveOpenCL, Rdb450, "dia-naive", Backend::opencl, rdb450_problem(), false)
+KIT_SPMV_TEST(Step1_DiaNaiveOpenCL, RadiusGrid, "dia-naive", Backend::opencl, radius_grid(), false)
+KIT_SPMV_TEST(Step2_DiaAlignedOpenCL, Example4x4, "dia-aligned", Backend::opencl, example4x4_problem(), true)
+KIT_SPMV_TEST(Step2_DiaAlignedOpenCL, Rdb450, "dia-aligned", Backend::opencl, rdb450_problem(), false)
+KIT_SPMV_TEST(Step2_DiaAlignedOpenCL, RadiusGrid, "dia-aligned", Backend::opencl, radius_grid(), false)
+KIT_SPMV_TEST(Step3_DiaLocalOpenCL, Example4x4, "dia-local", Backend::opencl, example4x4_problem(), true)
+KIT_SPMV_TEST(Step3_DiaLocalOpenCL, Rdb450, "dia-local", Backend::opencl, rdb450_problem(), false)
+KIT_SPMV_TEST(Step3_DiaLocalOpenCL, RadiusGrid, "dia-local", Backend::opencl, radius_grid(), false)
+KIT_SPMV_TEST(Step3_DiaLocalOpenCL, ManyDiagonals, "dia-local", Backend::opencl, many_diagonals(), false)
+KIT_SPMV_TEST(Step4_DiaVec4OpenCL, Example4x4, "dia-vec4", Backend::opencl, example4x4_problem(), true)
+KIT_SPMV_TEST(Step4_DiaVec4OpenCL, Rdb450, "dia-vec4", Backend::opencl, rdb450_problem(), false)
+KIT_SPMV_TEST(Step4_DiaVec4OpenCL, RadiusGrid, "dia-vec4", Backend::opencl, radius_grid(), false)
+KIT_SPMV_TEST(Step4_DiaVec4OpenCL, ManyDiagonals, "dia-vec4", Backend::opencl, many_diagonals(), false)
+DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, Example4x4, "dia-image", Backend::opencl, example4x4_problem(), true)
+DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, Rdb450, "dia-image", Backend::opencl, rdb450_problem(), false)
+DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, RadiusGrid, "dia-image", Backend::opencl, radius_grid(), false)
+DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, ManyDiagonals, "dia-image", Backend::opencl, many_diagonals(), false)
+
+// the CUDA counterparts of steps 4 and 5
+KIT_SPMV_TEST(Step4_DiaVec4Cuda, Example4x4, "dia-vec4", Backend::cuda, example4x4_problem(), true)
+KIT_SPMV_TEST(Step4_DiaVec4Cuda, Rdb450, "dia-vec4", Backend::cuda, rdb450_problem(), false)
+KIT_SPMV_TEST(Step4_DiaVec4Cuda, RadiusGrid, "dia-vec4", Backend::cuda, radius_grid(), false)
+KIT_SPMV_TEST(Step4_DiaVec4Cuda, ManyDiagonals, "dia-vec4", Backend::cuda, many_diagonals(), false)
+KIT_SPMV_TEST(Step5_DiaLdgCuda, Example4x4, "dia-ldg", Backend::cuda, example4x4_problem(), true)
+KIT_SPMV_TEST(Step5_DiaLdgCuda, RadiusGrid, "dia-ldg", Backend::cuda, radius_grid(), false)
+DIA_FLOAT_ONLY_TEST(Step5_DiaTextureCuda, Example4x4, "dia-texture", Backend::cuda, example4x4_problem(), true)
+DIA_FLOAT_ONLY_TEST(Step5_DiaTextureCuda, RadiusGrid, "dia-texture", Backend::cuda, radius_grid(), false)
+
+// step 5, host part: the image that holds x
+namespace {
+
+kit::dia_path::ImageLimits device_with_images(kit::count_t max_width, kit::count_t max_height) {
+    return {true, max_width, max_height, "test device"};
+}
+
+/// The message of the BackendUnavailable that `plan` throws, or a failure saying what happened instead.
+::testing::AssertionResult refuses(const std::function<void()>& plan, std::string& message) {
+    try {
+        plan();
+    } catch (const kit::BackendUnavailable& e) {
+        message = e.what();
+        return ::testing::AssertionSuccess();
+    } catch (const std::exception& e) {
+        return ::testing::AssertionFailure() << "expected a BackendUnavailable refusal, got: " << e.what();
+    }
+    return ::testing::AssertionFailure() << "07-dia-opencl step 5: plan_x_image accepted a device it must refuse";
+}
+
+}  // namespace
+
+TEST(Step5_XImageLayout, PowerOfTwoWidth) {
+    using kit::dia_path::plan_x_image;
+    try {
+        const auto big = device_with_images(16384, 16384);
+        const auto article = plan_x_image(154401, big);  // 38601 pixels: 128^2 < 38601 <= 256^2
+        EXPECT_EQ(article.width, 256) << "07-dia-opencl step 5: narrowest power of two w with w*w >= pixels";
+        EXPECT_EQ(article.height, 151) << "07-dia-opencl step 5: height = ceil(38601 / 256)";
+        EXPECT_EQ(article.log2_width, 8) << "07-dia-opencl step 5: log2 of the width";
+        EXPECT_EQ(article.width_mask, 255) << "07-dia-opencl step 5: width - 1";
+        const auto empty = plan_x_image(0, big);
+        EXPECT_EQ(empty.width * empty.height, 1) << "07-dia-opencl step 5: an empty x still gets one pixel";
+        EXPECT_EQ(plan_x_image(4, big).width, 1) << "07-dia-opencl step 5: 4 values fill one pixel";
+        const auto five = plan_x_image(5, big);  // 2 pixels
+        EXPECT_EQ(five.width, 2) << "07-dia-opencl step 5: 5 values need 2 pixels";
+        EXPECT_EQ(five.height, 1) << "07-dia-opencl step 5: 2 pixels fit one row of width 2";
+        const auto capped = plan_x_image(40000, device_with_images(100, 16384));  // 10000 pixels
+        EXPECT_EQ(capped.width, 64) << "07-dia-opencl step 5: width capped at the largest power of two <= max_width";
+        EXPECT_EQ(capped.height, 157) << "07-dia-opencl step 5: height = ceil(10000 / 64)";
+        EXPECT_EQ(capped.width_mask, 63) << "07-dia-opencl step 5: width - 1";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+TEST(Step5_XImageLayout, RefusesClearly) {
+    using kit::dia_path::plan_x_image;
+    std::string why;
+    kit::dia_path::ImageLimits none;
+    none.device = "imageless device";
+    ASSERT_TRUE(refuses([&] { plan_x_image(100, none); }, why));
+    EXPECT_NE(why.find("imageless device"), std::string::npos) << "07-dia-opencl step 5: name the device: " << why;
+    EXPECT_NE(why.find("image support"), std::string::npos) << "07-dia-opencl step 5: say images are missing: " << why;
+    EXPECT_NE(why.find("step 4"), std::string::npos) << "07-dia-opencl step 5: point to the fallback, step 4: " << why;
+    ASSERT_TRUE(refuses([&] { plan_x_image(1000, device_with_images(8, 8)); }, why));  // 8 x 32 pixels needed
+    EXPECT_NE(why.find("8 x 8"), std::string::npos) << "07-dia-opencl step 5: state the device's limit: " << why;
+}
