@@ -20,7 +20,7 @@ int cmd_tune_profile(const std::vector<std::string>& args);  ///< `spmv-kit tune
 /// @brief One checked run of one variant, as run and table print it.
 struct Outcome {
     RunResult result;          ///< what the variant produced
-    std::string status;        ///< "ok", "WRONG", "TODO", "SKIPPED" or "ERROR"
+    std::string status;        ///< "ok", "WRONG", "TODO", "REFUSED", "SKIPPED" or "ERROR"
     std::string message;       ///< why, when status is not ok
     double max_error = 0;      ///< max |y - oracle|
     double gflops = 0;         ///< 2 nnz / median time

@@ -43,6 +43,10 @@ Outcome execute(const Variant& v, const CooMatrix& A, const std::vector<double>&
         o.status = "TODO";
         o.message = e.what();
         return o;
+    } catch (const ConversionRefused& e) {
+        o.status = "REFUSED";  // the format does not suit this matrix: a finding, not a failure
+        o.message = e.what();
+        return o;
     } catch (const BackendUnavailable& e) {
         o.status = "SKIPPED";
         o.message = e.what();
