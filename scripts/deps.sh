@@ -18,6 +18,7 @@ need=(
   "clinfo:/usr/bin/clinfo"
   "doxygen:/usr/bin/doxygen"
   "pandoc:/usr/bin/pandoc"
+  "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib"
 )
 missing=()
 for entry in "${need[@]}"; do

@@ -1,0 +1,42 @@
+# Benchmarks: every registered kernel and the cuSPARSE baselines on the matrix suite.
+# Included by the top-level Makefile; bench/README.md explains the method and the outputs.
+#
+#   make bench                      SIZE=auto: large with a CUDA device, else small
+#   make bench SIZE=tiny OUT=dir    choose the matrix sizes and where the results go
+#   make bench BENCH_ARGS='--benchmark_filter=stencil --repeats=50'
+#   make bench-plot OUT=dir         redraw the plots from dir/bench.json
+
+BENCH_BIN   := $(BUILD)/$(IMPL)/bin/spmv-bench
+ifeq ($(origin OUT),command line)
+BENCH_OUT   ?= $(OUT)
+endif
+BENCH_OUT   ?= $(BUILD)/bench
+SIZE        ?= auto
+PRECISION   ?= double,float
+BENCH_ARGS  ?=
+BENCH_OBJ    = $(call obj,$(call sources_in,bench))
+# cuSPARSE only where CUDA is built; the rpath finds libcusparse.so at run time without LD_LIBRARY_PATH.
+bench_comma := ,
+BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
+
+$(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT_OBJ)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(BENCH_LIBS)
+
+.PHONY: bench bench-plot
+
+## bench          every kernel vs cuSPARSE and the copy ceiling: JSON, table, plots (SIZE=tiny|small|medium|large OUT=dir)
+bench: deps
+	@if [ ! -e /usr/include/benchmark/benchmark.h ]; then echo "bench: Google Benchmark missing: run 'make deps' (libbenchmark-dev)" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory features $(BENCH_BIN)
+	@mkdir -p $(BENCH_OUT)
+	@. scripts/opencl_env.sh; $(BENCH_BIN) --size=$(SIZE) --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS); \
+	  status=$$?; $(MAKE) --no-print-directory bench-plot BENCH_OUT=$(BENCH_OUT); exit $$status
+
+## bench-plot     draw the PNG plots from OUT=dir/bench.json (needs python3-matplotlib)
+bench-plot:
+	@for py in python3 /usr/bin/python3; do \
+	   if $$py -c 'import matplotlib' 2>/dev/null; then exec $$py bench/plot.py $(BENCH_OUT)/bench.json $(BENCH_OUT); fi; \
+	 done; \
+	 echo "bench: plots skipped: matplotlib not found (make deps installs python3-matplotlib); later: make bench-plot OUT=$(BENCH_OUT)"

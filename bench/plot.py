@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Draws the benchmark plots from spmv-bench's Google Benchmark JSON.
+
+    plot.py BENCH_JSON OUT_DIR
+
+Writes, in OUT_DIR:
+  gflops_<precision>.png   GFLOP/s of the best kernel of each format on each matrix, the
+                           cuSPARSE CSR baseline beside them, and each bar's bound (the copy
+                           ceiling turned into GFLOP/s through that kernel's bytes model) as a
+                           black tick
+  dia_path.png             the DIA optimisation path step by step on the radius-5 matrices,
+                           each step against its own bound
+  vs_cusparse.png          the best kit kernel's speed-up over cuSPARSE CSR per matrix
+                           (only when the run had cuSPARSE)
+Only GPU results are drawn when the run had a GPU; otherwise the host (CPU, PoCL) ones.
+"""
+import json
+import math
+import sys
+from collections import OrderedDict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def format_of(kernel):
+    """Same rule as bench/report.cpp format_of: the name's first '-' part, but CSR kernels keep
+    their full name; "@RxC" (a forced block size) is not part of the format."""
+    kernel = kernel.split("@")[0]
+    if kernel.startswith("cusparse-"):
+        return "cusparse-" + kernel.split("-")[1]
+    head = kernel.split("-")[0]
+    return kernel if head == "csr" and "-" in kernel else head
+
+
+def load(path):
+    """Successful spmv benchmarks as dicts, and the run's context."""
+    with open(path) as f:
+        data = json.load(f)
+    rows = []
+    for b in data.get("benchmarks", []):
+        parts = b["name"].split("/")
+        if parts[0] != "spmv" or b.get("error_occurred") or b.get("skipped") or "GFLOPs" not in b:
+            continue
+        rows.append({
+            "matrix": parts[1], "precision": parts[2], "backend": parts[3], "kernel": parts[4],
+            "format": format_of(parts[4]), "gflops": b["GFLOPs"], "bound": b.get("bound_GFLOPs", 0.0),
+            "step_bound": b.get("step_bound_GFLOPs", 0.0), "ratio": b.get("vs_cusparse", 0.0),
+            "pct": b.get("pct_ceiling", 0.0), "lab": int(b.get("lab", -1)), "step": int(b.get("step", 0)),
+            "nnz": b.get("nnz", 0),
+        })
+    return rows, data.get("context", {})
+
+
+def drawn_rows(rows, context):
+    gpu = [x for x in context.get("gpu_backends", "").split(",") if x]
+    if gpu:
+        picked = [r for r in rows if r["backend"] in gpu]
+        if picked:
+            return picked, "GPU"
+    return rows, "host"
+
+
+def title_device(context, where):
+    if where == "GPU":
+        name = context.get("device_cuda") or context.get("device_opencl", "")
+        ceiling = context.get("copy_ceiling_cuda_GBs") or context.get("copy_ceiling_opencl_GBs", "0")
+    else:
+        name = "host: " + ", ".join(context.get(k, "") for k in ("device_cpu", "device_opencl") if context.get(k))
+        ceiling = context.get("copy_ceiling_cpu_GBs", "0")
+    return f"{name} (copy ceiling {float(ceiling):.0f} GB/s)"
+
+
+def best_by(rows, key):
+    """Fastest row for each value of key(row), in first-seen order."""
+    best = OrderedDict()
+    for r in rows:
+        k = key(r)
+        if k not in best or r["gflops"] > best[k]["gflops"]:
+            best[k] = r
+    return best
+
+
+def plot_formats(rows, context, where, out):
+    written = []
+    for precision in sorted({r["precision"] for r in rows}):
+        sel = [r for r in rows if r["precision"] == precision]
+        matrices = list(OrderedDict.fromkeys(r["matrix"] for r in sel))
+        formats = sorted({r["format"] for r in sel}, key=lambda f: (f.startswith("cusparse"), f))
+        if not matrices or not formats:
+            continue
+        best = best_by(sel, lambda r: (r["matrix"], r["format"]))
+        width = 0.8 / len(formats)
+        fig, ax = plt.subplots(figsize=(max(10, 1.2 * len(matrices)), 6))
+        colors = plt.get_cmap("tab20")
+        for i, f in enumerate(formats):
+            xs, ys, bounds = [], [], []
+            for j, m in enumerate(matrices):
+                r = best.get((m, f))
+                if r:
+                    xs.append(j - 0.4 + (i + 0.5) * width)
+                    ys.append(r["gflops"])
+                    bounds.append(r["bound"])
+            hatch = "//" if f.startswith("cusparse") else None
+            ax.bar(xs, ys, width, label=f, color=colors(i % 20), hatch=hatch, edgecolor="black", linewidth=0.3)
+            ticks = [(x, b) for x, b in zip(xs, bounds) if b > 0]
+            ax.hlines([b for _, b in ticks], [x - width / 2 for x, _ in ticks], [x + width / 2 for x, _ in ticks],
+                      colors="black", linewidth=1.5, label="bound (copy ceiling)" if i == 0 else None)
+        ax.set_yscale("log")
+        ax.set_xticks(range(len(matrices)))
+        ax.set_xticklabels(matrices, rotation=35, ha="right", fontsize=8)
+        ax.set_ylabel("GFLOP/s (2 nnz / median time)")
+        ax.set_title(f"SpMV {precision}: best kernel of each format; {title_device(context, where)}", fontsize=10)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        ax.grid(axis="y", which="both", alpha=0.3)
+        fig.tight_layout()
+        path = out / f"gflops_{precision}.png"
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def plot_dia_path(rows, context, where, out):
+    dia = [r for r in rows if r["format"] == "dia"]
+    lab07 = [r for r in dia if r["lab"] == 7 and r["step"] >= 1]
+    path_rows = lab07 or dia
+    panels = list(OrderedDict.fromkeys((r["matrix"], r["precision"]) for r in path_rows if r["matrix"].startswith("radius")))
+    if not panels:
+        panels = list(OrderedDict.fromkeys((r["matrix"], r["precision"]) for r in path_rows))[:4]
+    if not panels:
+        return []
+    fig, axes = plt.subplots(len(panels), 1, figsize=(10, 3.2 * len(panels)), squeeze=False)
+    for ax, (m, p) in zip(axes[:, 0], panels):
+        steps = sorted((r for r in path_rows if r["matrix"] == m and r["precision"] == p),
+                       key=lambda r: (r["backend"], r["lab"], r["step"]))
+        names = [f"{r['backend']}\nstep {r['step']} {r['kernel']}" for r in steps]
+        ys = [r["gflops"] for r in steps]
+        bounds = [r["step_bound"] or r["bound"] for r in steps]
+        xs = range(len(steps))
+        ax.bar(xs, ys, 0.6, color=["tab:blue" if r["backend"] == "opencl" else "tab:green" for r in steps])
+        ax.hlines(bounds, [x - 0.3 for x in xs], [x + 0.3 for x in xs], colors="black", linewidth=2, label="step's bound")
+        for x, y, b in zip(xs, ys, bounds):
+            if b > 0:
+                ax.annotate(f"{100 * y / b:.0f}%", (x, y), ha="center", va="bottom", fontsize=7)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(names, fontsize=7)
+        ax.set_ylabel("GFLOP/s")
+        nnz = steps[0]["nnz"] / 1e6 if steps else 0
+        ax.set_title(f"DIA path on {m} ({nnz:.1f}M nnz, {p}); % = of the step's bound", fontsize=9)
+        ax.legend(fontsize=7)
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(title_device(context, where), fontsize=9)
+    fig.tight_layout()
+    path = out / "dia_path.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return [path]
+
+
+def plot_ratios(rows, out):
+    kit = [r for r in rows if r["lab"] >= 0 and r["ratio"] > 0]
+    if not kit:
+        return []
+    best = OrderedDict()
+    for r in kit:
+        k = f"{r['matrix']}/{r['precision']}"
+        if k not in best or r["ratio"] > best[k]["ratio"]:
+            best[k] = r
+    keys = list(best)
+    ratios = [best[k]["ratio"] for k in keys]
+    geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+    fig, ax = plt.subplots(figsize=(max(10, 0.6 * len(keys)), 5))
+    ax.bar(range(len(keys)), ratios, color=["tab:green" if x >= 1.0 else "tab:red" for x in ratios])
+    for i, k in enumerate(keys):
+        ax.annotate(f"{best[k]['backend']}:{best[k]['kernel']}", (i, ratios[i]), ha="center", va="bottom", fontsize=6,
+                    rotation=90)
+    ax.set_ylim(0, max(ratios + [1.1]) * 1.35)  # room for the names
+    ax.axhline(1.0, color="black", linewidth=1, label="cuSPARSE CSR (1.0x)")
+    ax.axhline(1.1, color="black", linestyle="--", linewidth=1, label="geomean target 1.1x")
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(keys, rotation=40, ha="right", fontsize=7)
+    ax.set_ylabel("best kit kernel: cuSPARSE CSR time / kernel time")
+    ax.set_title(f"Best kit kernel vs cuSPARSE CSR (geomean {geomean:.2f}x)", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    path = out / "vs_cusparse.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return [path]
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    src, out = Path(argv[1]), Path(argv[2])
+    if not src.exists():
+        print(f"plot: {src} not found (run make bench first)", file=sys.stderr)
+        return 1
+    rows, context = load(src)
+    if not rows:
+        print(f"plot: no successful spmv benchmark in {src}; nothing to draw")
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    picked, where = drawn_rows(rows, context)
+    written = plot_formats(picked, context, where, out) + plot_dia_path(picked, context, where, out) + plot_ratios(picked, out)
+    for p in written:
+        print(f"plot: wrote {p}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

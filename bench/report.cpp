@@ -1,0 +1,298 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <set>
+
+#include "kit_error.hpp"
+
+namespace bench {
+namespace {
+
+constexpr double kBestRatioTarget = 1.0;
+constexpr double kGeomeanTarget = 1.1;
+constexpr double kOwnCeilingTarget = 80.0;
+constexpr double kCsr5Target = 1.0;
+constexpr std::int64_t kLargeNnz = 10'000'000;
+constexpr std::int64_t kDiaPathNnz = 20'000'000;
+const std::vector<std::string> kTargetFormats = {"dia", "ell", "bcsr", "csr-vector", "csr5"};
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+std::string group_key(const Record& r) { return r.matrix + "/" + r.precision; }
+
+bool ok_gpu_kit(const Record& r) { return r.status == "ok" && r.gpu && r.is_kit(); }
+
+/// Best record (by `score`) among those passing `keep`; nullptr if none.
+template <class Keep, class Score>
+const Record* best_of(const std::vector<Record>& rs, Keep keep, Score score) {
+    const Record* best = nullptr;
+    for (const Record& r : rs)
+        if (keep(r) && (!best || score(r) > score(*best))) best = &r;
+    return best;
+}
+
+class Checker {
+public:
+    explicit Checker(std::ostream& out) : out_(out) {}
+    void check(bool ok, const std::string& what, const std::string& figures) {
+        out_ << (ok ? "  [PASS]    " : "  [MISS]    ") << what << ": " << figures << "\n";
+        ++(ok ? tally.pass : tally.miss);
+    }
+    void not_run(const std::string& what, const std::string& why) {
+        out_ << "  [NOT RUN] " << what << ": " << why << "\n";
+        ++tally.not_run;
+    }
+    TargetTally tally;
+
+private:
+    std::ostream& out_;
+};
+
+std::string label(const Record& r) { return r.backend + ":" + r.kernel; }
+
+/// A target whose kernels ran but failed (WRONG, ERROR, refused) is missed, not "not run":
+/// this reports the first such kernel, or NOT RUN when none of them ran at all.
+template <class Match>
+void not_measured(Checker& c, const std::vector<Record>& g, const std::string& what, Match match,
+                  const std::string& why_none) {
+    for (const Record& r : g)
+        if (r.gpu && r.is_kit() && match(r) && r.status != "ok") {
+            const std::string msg = r.message.size() > 100 ? r.message.substr(0, 97) + "..." : r.message;
+            return c.check(false, what, label(r) + " " + r.status + ": " + msg);
+        }
+    c.not_run(what, why_none);
+}
+
+/// Matrix/precision groups in run order.
+std::vector<std::vector<const Record*>> groups_of(const std::vector<Record>& records) {
+    std::vector<std::vector<const Record*>> groups;
+    std::map<std::string, std::size_t> index;
+    for (const Record& r : records) {
+        auto [it, fresh] = index.emplace(group_key(r), groups.size());
+        if (fresh) groups.emplace_back();
+        groups[it->second].push_back(&r);
+    }
+    return groups;
+}
+
+std::vector<Record> copy_group(const std::vector<const Record*>& g) {
+    std::vector<Record> v;
+    for (const Record* r : g) v.push_back(*r);
+    return v;
+}
+
+void check_best_ratios(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
+    double log_sum = 0;
+    int counted = 0;
+    for (const auto& gp : groups) {
+        const std::vector<Record> g = copy_group(gp);
+        const std::string what = "best kit kernel >= 1.0x cuSPARSE CSR on " + group_key(g.front());
+        const Record* best = best_of(g, [](const Record& r) { return ok_gpu_kit(r) && r.ratio > 0; },
+                                     [](const Record& r) { return r.ratio; });
+        if (!best) {
+            c.not_run(what, "no GPU kit kernel with a cuSPARSE CSR time");
+            continue;
+        }
+        c.check(best->ratio >= kBestRatioTarget, what, label(*best) + " " + fmt("%.2fx", best->ratio));
+        log_sum += std::log(best->ratio);
+        ++counted;
+    }
+    const std::string what = "geomean of the best ratios >= 1.1x";
+    if (counted == 0) return c.not_run(what, "no ratios measured");
+    const double g = std::exp(log_sum / counted);
+    c.check(g >= kGeomeanTarget, what, fmt("%.3fx", g) + " over " + std::to_string(counted) + " matrix/precision pairs");
+}
+
+void check_own_structure(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
+    std::set<std::string> formats_seen;
+    for (const auto& gp : groups)
+        for (const Record* r : gp)
+            if (r->gpu && r->is_kit()) formats_seen.insert(r->format());
+    for (const auto& gp : groups) {
+        const std::vector<Record> g = copy_group(gp);
+        const Record& m = g.front();
+        if (m.nnz < kLargeNnz) continue;
+        for (const std::string& f : m.own_formats) {
+            if (std::find(kTargetFormats.begin(), kTargetFormats.end(), f) == kTargetFormats.end()) continue;
+            const std::string what = f + " >= 80% of copy ceiling on own structure " + group_key(m);
+            const Record* best = best_of(g, [&](const Record& r) { return ok_gpu_kit(r) && r.format() == f; },
+                                         [](const Record& r) { return r.pct_ceiling; });
+            if (!best) {
+                not_measured(c, g, what, [&](const Record& r) { return r.format() == f; },
+                             formats_seen.count(f) ? "its kernels did not run on this matrix (see table)"
+                                                   : "no " + f + " kernel ran (lab not built yet, or skipped)");
+                continue;
+            }
+            c.check(best->pct_ceiling >= kOwnCeilingTarget, what,
+                    label(*best) + " " + fmt("%.1f%%", best->pct_ceiling) + fmt(" (%.0f GB/s)", best->gbs));
+        }
+    }
+}
+
+void check_csr5(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
+    bool any = false;
+    for (const auto& gp : groups) {
+        const std::vector<Record> g = copy_group(gp);
+        if (g.front().family != "power-law") continue;
+        any = true;
+        const std::string what = "csr5 >= 1.0x cuSPARSE CSR on " + group_key(g.front());
+        const Record* best = best_of(g, [](const Record& r) { return ok_gpu_kit(r) && r.format() == "csr5" && r.ratio > 0; },
+                                     [](const Record& r) { return r.ratio; });
+        if (!best) {
+            not_measured(c, g, what, [](const Record& r) { return r.format() == "csr5"; },
+                         "no GPU csr5 kernel with a cuSPARSE CSR time");
+            continue;
+        }
+        c.check(best->ratio >= kCsr5Target, what, label(*best) + " " + fmt("%.2fx", best->ratio));
+    }
+    if (!any) c.not_run("csr5 >= 1.0x cuSPARSE CSR on the power-law matrix", "no power-law matrix ran");
+}
+
+/// Best record of each step of lab 07's path on one backend, in step order.
+std::vector<Record> best_per_step(const std::vector<Record>& g, const std::string& backend) {
+    std::map<int, Record> best;
+    for (const Record& r : g) {
+        if (r.lab != "07-dia-opencl" || r.backend != backend || !r.gpu) continue;
+        auto it = best.find(r.step);
+        const bool better = it == best.end() || (r.status == "ok" && (it->second.status != "ok" || r.gflops > it->second.gflops));
+        if (better) best[r.step] = r;
+    }
+    std::vector<Record> path;
+    for (const auto& [step, r] : best) path.push_back(r);
+    return path;
+}
+
+double pct_of_step_bound(const Record& r) {
+    return r.step_bound_gflops > 0 ? 100.0 * r.gflops / r.step_bound_gflops : r.pct_ceiling;
+}
+
+void check_dia_path(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
+    bool any = false;
+    for (const auto& gp : groups) {
+        const std::vector<Record> g = copy_group(gp);
+        if (g.front().family != "radius" || g.front().nnz < kDiaPathNnz) continue;
+        for (const std::string backend : {"opencl", "cuda"}) {
+            const std::vector<Record> path = best_per_step(g, backend);
+            if (path.empty()) continue;
+            any = true;
+            const std::string where = " (07-dia-opencl, " + backend + ") on " + group_key(g.front());
+            for (std::size_t i = 1; i < path.size(); ++i) {
+                const Record &prev = path[i - 1], &cur = path[i];
+                const std::string what = "step " + std::to_string(cur.step) + " >= step " + std::to_string(prev.step) + where;
+                if (prev.status != "ok" || cur.status != "ok") {
+                    c.not_run(what, label(prev) + " " + prev.status + ", " + label(cur) + " " + cur.status);
+                    continue;
+                }
+                c.check(cur.gflops >= prev.gflops, what,
+                        cur.kernel + fmt(" %.1f", cur.gflops) + " vs " + prev.kernel + fmt(" %.1f GFLOP/s", prev.gflops));
+            }
+            for (const Record& r : path) {
+                const double need = r.step == 4 ? 85.0 : r.step == 5 ? 70.0 : 0.0;
+                if (need == 0.0) continue;
+                const std::string what = "step " + std::to_string(r.step) + " >= " + fmt("%.0f%% of its bound", need) + where;
+                if (r.status != "ok") {
+                    c.not_run(what, label(r) + " " + r.status);
+                    continue;
+                }
+                const double bound = r.step_bound_gflops > 0 ? r.step_bound_gflops : r.bound_gflops;
+                c.check(pct_of_step_bound(r) >= need, what,
+                        label(r) + " " + fmt("%.1f%%", pct_of_step_bound(r)) + fmt(" (%.1f", r.gflops) +
+                            fmt(" of %.1f GFLOP/s)", bound));
+            }
+        }
+    }
+    if (!any) c.not_run("DIA path (07-dia-opencl) on radius-5 with >= 20M nonzeros", "no lab-07 GPU kernel ran on such a matrix");
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+}
+
+}  // namespace
+
+std::string format_of(const std::string& name) {
+    const std::string kernel = name.substr(0, name.find('@'));
+    const std::string prefix = "cusparse-";
+    if (kernel.compare(0, prefix.size(), prefix) == 0)  // "cusparse-csr-alg2" is cuSPARSE's CSR too
+        return prefix + kernel.substr(prefix.size(), kernel.find('-', prefix.size()) - prefix.size());
+    const std::size_t dash = kernel.find('-');
+    const std::string head = kernel.substr(0, dash);
+    if (head == "csr" && dash != std::string::npos) return kernel;
+    return head;
+}
+
+std::string Record::format() const { return format_of(kernel); }
+
+void print_table(std::ostream& out, const std::vector<Record>& records) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%-30s %9s %9s %7s %8s %9s  %s\n", "kernel", "GFLOP/s", "GB/s", "%ceil", "x cuSP",
+                  "error", "note");
+    for (const auto& gp : groups_of(records)) {
+        std::vector<Record> g = copy_group(gp);
+        std::stable_sort(g.begin(), g.end(), [](const Record& a, const Record& b) {
+            if ((a.status == "ok") != (b.status == "ok")) return a.status == "ok";
+            return a.gflops > b.gflops;
+        });
+        const Record& m = g.front();
+        out << "\n== " << m.matrix << " (" << m.family << ", " << m.nnz << " nnz) " << m.precision << "\n" << line;
+        for (const Record& r : g) {
+            if (r.status != "ok") {
+                const std::string msg = r.message.size() > 120 ? r.message.substr(0, 117) + "..." : r.message;
+                out << "  " << label(r) << std::string(label(r).size() < 28 ? 28 - label(r).size() : 1, ' ') << " "
+                    << r.status << ": " << msg << "\n";
+                continue;
+            }
+            const std::string ratio = r.ratio > 0 ? fmt("%.2fx", r.ratio) : "-";
+            // the full note is in summary.csv and the JSON label
+            const std::string note = r.note.size() > 60 ? r.note.substr(0, 57) + "..." : r.note;
+            char row[512];
+            std::snprintf(row, sizeof row, "  %-28s %9.2f %9.1f %6.1f%% %8s %9.1e  %s\n", label(r).c_str(), r.gflops, r.gbs,
+                          r.pct_ceiling, ratio.c_str(), r.error, note.c_str());
+            out << row;
+        }
+    }
+}
+
+TargetTally print_targets(std::ostream& out, const std::vector<Record>& records, bool have_gpu) {
+    out << "\n== Target checks (GPU results; figures from this run)\n";
+    Checker c(out);
+    if (!have_gpu) {
+        c.not_run("all GPU targets", "no CUDA device in this run: the targets are checked on the GPU (make bench on a GPU node)");
+        return c.tally;
+    }
+    const auto groups = groups_of(records);
+    check_best_ratios(c, groups);
+    check_own_structure(c, groups);
+    check_csr5(c, groups);
+    check_dia_path(c, groups);
+    out << "Targets: " << c.tally.pass << " PASS, " << c.tally.miss << " MISS, " << c.tally.not_run << " NOT RUN\n";
+    return c.tally;
+}
+
+void write_csv(const std::string& path, const std::vector<Record>& records) {
+    std::ofstream f(path);
+    if (!f) throw kit::Error("cannot write " + path);
+    f << "matrix,family,nnz,precision,backend,kernel,format,lab,step,status,ms,gflops,gbs,pct_ceiling,vs_cusparse,"
+         "bound_gflops,step_bound_gflops,error,device,note,message\n";
+    for (const Record& r : records) {
+        f << csv_field(r.matrix) << ',' << r.family << ',' << r.nnz << ',' << r.precision << ',' << r.backend << ','
+          << csv_field(r.kernel) << ',' << r.format() << ',' << r.lab << ',' << r.step << ',' << r.status << ','
+          << r.ms << ',' << r.gflops << ',' << r.gbs << ',' << r.pct_ceiling << ',' << r.ratio << ',' << r.bound_gflops
+          << ',' << r.step_bound_gflops << ',' << r.error << ',' << csv_field(r.device) << ',' << csv_field(r.note) << ',' << csv_field(r.message)
+          << '\n';
+    }
+}
+
+}  // namespace bench

@@ -1,0 +1,84 @@
+/// @file report.hpp
+/// @brief What each benchmark measured, the summary table, and the target checks.
+///
+/// Targets (issue "Benchmark suite"; lab 07's DIA path targets too), checked on GPU results:
+/// 1. For each matrix and precision, the best kit kernel reaches >= 1.0x cuSPARSE CSR;
+///    over the suite, the geometric mean of those best ratios is >= 1.1x.
+/// 2. On large matrices (>= 10M nonzeros) of its own structure, each format reaches >= 80%
+///    of the measured copy ceiling in its own bytes model (dia, ell, bcsr, csr-vector, csr5).
+/// 3. CSR5 is at least as fast as cuSPARSE CSR on the power-law matrix.
+/// 4. Lab 07's DIA path on the radius-5 matrix with >= 20M nonzeros: the best kernel of every
+///    step at least as fast as the best of the step before; step 4 >= 85% and step 5 >= 70%
+///    of its bound (the case study's bytes per 2 flops, lab 07's dia_path::gflops_bound).
+/// "cuSPARSE CSR" is the faster of its two CSR algorithms on that matrix and precision.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// @brief One benchmark's outcome.
+struct Record {
+    std::string matrix;                    ///< suite name
+    std::string family;                    ///< suite family
+    std::vector<std::string> own_formats;  ///< formats whose own structure the matrix is
+    std::int64_t nnz = 0;                  ///< entries
+    std::string precision;                 ///< "double" or "float"
+    std::string backend;                   ///< "cpu", "cuda" or "opencl"
+    std::string kernel;                    ///< variant name
+    std::string lab;                       ///< lab folder, or "cusparse"
+    int step = 0;                          ///< handout step
+    bool gpu = false;                      ///< ran on a GPU
+    std::string status = "ok";             ///< ok, WRONG, ERROR, SKIPPED, TODO
+    std::string message;                   ///< why it is not ok
+    std::string device;                    ///< where it ran
+    std::string note;                      ///< format facts (fill, block size, ...)
+    double ms = 0;                         ///< median time of one SpMV
+    double gflops = 0;                     ///< 2 nnz / time
+    double gbs = 0;                        ///< bytes model / time, decimal
+    double pct_ceiling = 0;                ///< gbs / copy ceiling of the backend, in %
+    double ratio = 0;                      ///< cuSPARSE CSR time / this time (0: no baseline)
+    double bound_gflops = 0;               ///< GFLOP/s if the bytes moved at the copy ceiling
+    double step_bound_gflops = 0;          ///< lab 07: the step's own bound (case-study model; 0: none)
+    double error = 0;                      ///< ||y - y_oracle||_2 / ||y_oracle||_2
+    /// @brief True for the kit's own kernels (not a cuSPARSE baseline).
+    bool is_kit() const { return lab != "cusparse"; }
+    /// @brief The format of the kernel, from its name (see format_of).
+    std::string format() const;
+};
+
+/// @brief Format of a variant from its name: the part before the first '-' ("dia-shared" ->
+/// "dia", "csr5-tile" -> "csr5"), except that CSR kernels keep their full name
+/// ("csr-vector") and cuSPARSE baselines read "cusparse-<format>" ("cusparse-csr-alg2" ->
+/// "cusparse-csr"). A forced block size ("bcsr-warp@2x3") is not part of the format.
+/// @param kernel [in] variant name
+std::string format_of(const std::string& kernel);
+
+/// @brief Counts of the target checks.
+struct TargetTally {
+    int pass = 0;     ///< targets met
+    int miss = 0;     ///< targets measured and missed
+    int not_run = 0;  ///< targets with nothing to measure (no GPU, lab missing, filtered out)
+};
+
+/// @brief Prints the summary table: one block per matrix and precision, fastest first.
+/// @param out     [in] stream
+/// @param records [in] results in run order
+void print_table(std::ostream& out, const std::vector<Record>& records);
+
+/// @brief Prints every target check as PASS, MISS or NOT RUN, with the figures.
+/// @param out     [in] stream
+/// @param records [in] results
+/// @param have_gpu [in] a CUDA device was used (without one every target is NOT RUN)
+/// @return the tally
+TargetTally print_targets(std::ostream& out, const std::vector<Record>& records, bool have_gpu);
+
+/// @brief Writes every record as one CSV row with a header line.
+/// @param path    [in] file to write
+/// @param records [in] results
+void write_csv(const std::string& path, const std::vector<Record>& records);
+
+}  // namespace bench

@@ -1,0 +1,159 @@
+#include "suite.hpp"
+
+#include <algorithm>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+
+#include "generators.hpp"
+#include "kit_error.hpp"
+#include "matrix_market.hpp"
+#if __has_include("block_fem.hpp")
+#include "block_fem.hpp"  // lab 05's FEM-like generator
+#define BENCH_HAVE_BLOCK_FEM 1
+#endif
+
+namespace bench {
+namespace {
+
+using kit::CooMatrix;
+using kit::index_t;
+
+/// Stateless pseudo-random value in [-1, 1] for entry `i`: generators that call it fill
+/// vectors in one pass, with no shared engine and no sorting.
+double hashed_value(std::uint64_t seed, std::uint64_t i) {
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (i + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+/// Entries listed on the size line of a Matrix Market file, doubled for symmetric files
+/// (an estimate for progress lines only: the reader gives the exact count).
+std::int64_t mtx_entries(const std::string& path) {
+    std::ifstream in(path);
+    std::string line, banner;
+    std::getline(in, banner);
+    while (std::getline(in, line))
+        if (!line.empty() && line[0] != '%') break;
+    std::istringstream size_line(line);
+    std::int64_t rows = 0, cols = 0, entries = 0;
+    size_line >> rows >> cols >> entries;
+    const bool symmetric = banner.find("symmetric") != std::string::npos;
+    return symmetric ? 2 * entries : entries;
+}
+
+std::vector<std::string> mtx_files(const std::string& dir) {
+    std::vector<std::string> names;
+    if (DIR* d = opendir(dir.c_str())) {
+        while (const dirent* e = readdir(d)) {
+            const std::string n = e->d_name;
+            if (n.size() > 4 && n.compare(n.size() - 4, 4, ".mtx") == 0) names.push_back(n);
+        }
+        closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+/// Generator sizes per suite size; index with static_cast<int>(Size).
+struct Dims {
+    int stencil2d, stencil3d7, stencil3d27, radius_x, radius_y, rdb_m, fem_n, power_n, dense_rows_n,
+        random_n, dense_n;
+};
+constexpr Dims kDims[] = {
+    /* tiny   */ {40, 12, 10, 48, 32, 30, 12, 3000, 3000, 3000, 128},
+    /* small  */ {300, 40, 30, 120, 80, 150, 80, 65536, 50000, 25000, 500},
+    /* medium */ {1000, 100, 64, 481, 321, 500, 220, 262144, 250000, 120000, 1000},
+    /* large  */ {1000, 128, 160, 481, 321, 1000, 420, 1000000, 250000, 400000, 2000},
+};
+
+std::string grid_name(const std::string& base, int a, int b) {
+    return base + "_" + std::to_string(a) + "x" + std::to_string(b);
+}
+
+}  // namespace
+
+Size parse_size(const std::string& text) {
+    if (text == "tiny") return Size::tiny;
+    if (text == "small") return Size::small;
+    if (text == "medium") return Size::medium;
+    if (text == "large") return Size::large;
+    throw kit::Error("unknown --size '" + text + "': use tiny, small, medium or large");
+}
+
+std::string to_string(Size s) {
+    switch (s) {
+        case Size::tiny: return "tiny";
+        case Size::small: return "small";
+        case Size::medium: return "medium";
+        case Size::large: return "large";
+    }
+    return "?";
+}
+
+CooMatrix generate_dense(int n, std::uint64_t seed) {
+    if (n < 1 || static_cast<std::int64_t>(n) * n > (std::int64_t{1} << 30)) throw kit::Error("dense needs 1 <= n*n <= 2^30");
+    CooMatrix A;
+    A.rows = A.cols = n;
+    const std::size_t entries = static_cast<std::size_t>(n) * n;
+    A.row.reserve(entries);
+    A.col.reserve(entries);
+    A.val.reserve(entries);
+    for (index_t i = 0; i < n; ++i)
+        for (index_t j = 0; j < n; ++j) A.add(i, j, hashed_value(seed, A.val.size()));
+    return A;
+}
+
+std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_dir) {
+    const Dims d = kDims[static_cast<int>(size)];
+    std::vector<MatrixSpec> s;
+    auto add = [&](std::string name, std::string family, std::vector<std::string> own, std::int64_t nnz,
+                   std::function<CooMatrix()> make) {
+        s.push_back({std::move(name), std::move(family), std::move(own), nnz, false, false, std::move(make)});
+    };
+    // launch-bound end: a few thousand rows
+    add("rdb450", "rdb", {}, 2580, [] { kit::RdbParams p; p.m = 15; return kit::generate_rdb(p); });
+    add("stencil2d_64x64", "stencil", {}, 5LL * 64 * 64, [] { return kit::generate_stencil2d(64, 64); });
+
+    const int s2 = d.stencil2d, s7 = d.stencil3d7, s27 = d.stencil3d27;
+    add(grid_name("stencil2d", s2, s2), "stencil", {"dia", "ell"}, 5LL * s2 * s2,
+        [s2] { return kit::generate_stencil2d(s2, s2); });
+    add("stencil3d7_n" + std::to_string(s7), "stencil", {"dia", "ell"}, 7LL * s7 * s7 * s7,
+        [s7] { return kit::generate_stencil3d(s7, 7); });
+    add(grid_name("radius5", d.radius_x, d.radius_y), "radius", {"dia"}, 81LL * d.radius_x * d.radius_y,
+        [d] { return kit::generate_radius_grid(d.radius_x, d.radius_y, 5); });
+    if (size == Size::large)  // lab 07's targets ask for at least 20M nonzeros
+        add("radius5_640x480", "radius", {"dia"}, 81LL * 640 * 480, [] { return kit::generate_radius_grid(640, 480, 5); });
+    add("rdb_m" + std::to_string(d.rdb_m), "rdb", {"dia"}, 12LL * d.rdb_m * d.rdb_m, [d] {
+        kit::RdbParams p;
+        p.m = d.rdb_m;
+        return kit::generate_rdb(p);
+    });
+#ifdef BENCH_HAVE_BLOCK_FEM
+    add(grid_name("fem_q1_dof3", d.fem_n, d.fem_n), "fem-block", {"bcsr"}, 81LL * d.fem_n * d.fem_n,
+        [d] { return kit::generate_block_fem(d.fem_n, d.fem_n, 3, 11); });
+#endif
+    add("random32_" + std::to_string(d.random_n), "random", {"csr-vector"}, 32LL * d.random_n,
+        [d] { return kit::generate_random(d.random_n, d.random_n, 32, 21); });
+    add("power_law_" + std::to_string(d.power_n), "power-law", {"csr5"}, 13LL * d.power_n,
+        [d] { return kit::generate_power_law(d.power_n, d.power_n, 1.0, 31); });
+    add("dense_rows_" + std::to_string(d.dense_rows_n), "dense-rows", {"hyb"}, 24LL * d.dense_rows_n,
+        [d] { return kit::generate_dense_rows(d.dense_rows_n, 20, 4, 41); });
+    add(grid_name("dense", d.dense_n, d.dense_n), "dense", {}, 1LL * d.dense_n * d.dense_n,
+        [d] { return generate_dense(d.dense_n, 51); });
+    // the 100M+ point: 27 diagonals of 4.1M rows, 1.3 GB in double
+    add("stencil3d27_n" + std::to_string(s27), "stencil", {"dia", "ell", "csr-vector"}, 27LL * s27 * s27 * s27,
+        [s27] { return kit::generate_stencil3d(s27, 27); });
+    if (size == Size::large) s.back().double_only = s.back().own_formats_only = true;
+
+    for (const std::string& file : mtx_files(suitesparse_dir)) {
+        const std::string path = suitesparse_dir + "/" + file;
+        add("ss_" + file.substr(0, file.size() - 4), "suitesparse", {}, mtx_entries(path),
+            [path] { return kit::read_matrix_market(path); });
+    }
+    return s;
+}
+
+}  // namespace bench
