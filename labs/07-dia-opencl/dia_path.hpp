@@ -71,12 +71,6 @@ inline double gflops_bound(int step, int value_bytes, double bandwidth_gbs) {
 /// @param repeats [in] timed copies
 double opencl_copy_bandwidth_gbs(std::size_t bytes, int repeats);
 
-/// @brief Enqueues, on the OpenCL queue, a copy between two scratch buffers larger than the
-/// device's caches, so the next kernel starts with a cold cache (OpenCL builds only).
-///
-/// The queue is in order and the kit times a kernel by its own profiling event, so the
-/// copy runs before the kernel and stays out of its time.
-void enqueue_cache_flush_opencl();
 
 /// @brief The same ceiling on the CUDA device (cudaMemcpy device to device, CUDA events).
 /// Throws kit::BackendUnavailable where CUDA is not built in or has no device.

@@ -69,7 +69,6 @@ RunResult run_buffer_step(const BufferStep& s, const CooMatrix& A, const std::ve
     cl_kernel k = ocl::runtime().kernel(s.file, s.source, build_options(opt.precision), s.kernel);
     const std::size_t items = (static_cast<std::size_t>(m.rows) + s.rows_per_item - 1) / s.rows_per_item;
     RunResult out = ocl::run_on_opencl<T>(x, y, opt, [&](const ocl::Buffer& dx, ocl::Buffer& dy) {
-        if (opt.flush_l2) dia_path::enqueue_cache_flush_opencl();
         if (s.takes_pitch) ocl::set_args(k, d.rows, d.cols, d.diags, d.pitch, d.offsets, d.data, dx, dy);
         else ocl::set_args(k, d.rows, d.cols, d.diags, d.offsets, d.data, dx, dy);
         return ocl::launch_1d(k, items, work_group);
@@ -137,7 +136,6 @@ RunResult run_image_step(const CooMatrix& A, const std::vector<double>& x, const
     const cl_int log2_width = layout.log2_width, width_mask = layout.width_mask;
     // run_on_opencl also uploads x as a buffer; this kernel ignores it and reads the image
     RunResult out = ocl::run_on_opencl<float>(x, y, opt, [&](const ocl::Buffer&, ocl::Buffer& dy) {
-        if (opt.flush_l2) dia_path::enqueue_cache_flush_opencl();
         ocl::set_args(k, d.rows, d.diags, d.pitch, d.offsets, d.data, image.mem(), log2_width, width_mask, dy);
         return ocl::launch_1d(k, items, work_group);
     });

@@ -121,6 +121,12 @@ cl_event launch_1d(cl_kernel k, std::size_t global, std::size_t local);
 /// @param e [in] event of a finished command
 double event_ms(cl_event e);
 
+/// @brief Enqueues a copy big enough to evict the device's caches (twice the reported global
+/// memory cache, at least 128 MB: some drivers report only a first-level size).
+///
+/// Without it, a matrix that fits in L2 is timed from cache after the first repeat.
+void enqueue_cache_flush();
+
 /// @brief OpenCL counterpart of run_on_cuda: upload x, y; run once; time repeats with events.
 /// @param x [in] input  @param y [in] initial y  @param opt [in] repeats
 /// @param launch [in] callable launch(const Buffer& x, Buffer& y) returning the kernel's cl_event
@@ -141,6 +147,7 @@ RunResult run_on_opencl(const std::vector<double>& x, const std::vector<double>&
         clReleaseEvent(e);
     }
     for (int k = 0; k < opt.repeats; ++k) {
+        if (opt.flush_l2) enqueue_cache_flush();  // queued before the kernel, outside its event
         cl_event e = launch(dx, dy);
         CL_CHECK(clWaitForEvents(1, &e));
         out.times_ms.push_back(event_ms(e));

@@ -1,6 +1,7 @@
 // The kit's OpenCL runtime (see opencl_runtime.hpp). Built only where OpenCL headers exist.
 #include "opencl_runtime.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -184,6 +185,20 @@ cl_event launch_1d(cl_kernel k, std::size_t global, std::size_t local) {
     cl_event e = nullptr;
     CL_CHECK(clEnqueueNDRangeKernel(runtime().queue(), k, 1, nullptr, &g, &local, 0, nullptr, &e));
     return e;
+}
+
+void enqueue_cache_flush() {
+    Runtime& rt = runtime();  // created before the statics below, so it outlives them
+    static std::size_t bytes = 0;
+    static std::unique_ptr<Buffer> src, dst;
+    if (!src) {
+        cl_ulong cache = 0;
+        CL_CHECK(clGetDeviceInfo(rt.device().device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, nullptr));
+        bytes = std::max<std::size_t>(2 * static_cast<std::size_t>(cache), std::size_t{128} << 20);
+        src = std::make_unique<Buffer>(bytes, nullptr);
+        dst = std::make_unique<Buffer>(bytes, nullptr);
+    }
+    CL_CHECK(clEnqueueCopyBuffer(rt.queue(), src->mem(), dst->mem(), 0, 0, bytes, 0, nullptr, nullptr));
 }
 
 double event_ms(cl_event e) {
