@@ -237,7 +237,7 @@ clean:
 help:
 	@echo "SpMV GPU Lab Kit. Start with: make run; make test"
 	@echo "Variables: LAB=all|$(subst $() ,|,$(LABS))  IMPL=reference|starter  SM=<arch, e.g. 90>  BUILD=<dir>"
-	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
+	@grep -hE '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
 # Feature areas keep their own targets beside their code (grading, benchmarks, cluster jobs).
 include $(wildcard grader/*.mk bench/*.mk jobs/*.mk)

@@ -7,10 +7,11 @@
 set -u
 logdir=$1; shift
 mkdir -p "$logdir"
-passed=0; failed=0; skipped=0; broken=()
+passed=0; failed=0; skipped=0; broken=(); logs=()
 for bin in "$@"; do
   name=$(basename "$bin")
   log="$logdir/$name.log"
+  logs+=("$log")
   "$bin" --gtest_color=no >"$log" 2>&1
   status=$?
   line=$(grep '^KIT-SUMMARY' "$log" | tail -1)
@@ -34,7 +35,8 @@ echo "$passed passed, $failed failed, $skipped skipped"
 if [ "$skipped" -gt 0 ]; then
   # One line per reason, then the tests it skipped: the same missing GPU is said once.
   echo "Skipped tests and why:"
-  grep -h '^  SKIPPED ' "$logdir"/*.log | sed 's/^  SKIPPED //' |
+  # Only this run's logs: the folder also holds other labs' logs from earlier runs.
+  grep -h '^  SKIPPED ' "${logs[@]}" | sed 's/^  SKIPPED //' |
     awk -F': ' '{ t=$1; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 } list[$0]=list[$0] "\n    " t }
                 END { for (i=1;i<=n;i++) printf "  %s%s\n", order[i], list[order[i]] }'
 fi
