@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""The kit's autograder. Standard library only.
+
+  grade.py [grade] --sub PATH [--lab all|NN-name[,..]] --out DIR     one submission
+  grade.py class --subs DIR [--lab ..] --out DIR [--csv FILE]        a folder of submissions
+  grade.py merge OUTDIR... --csv grades.csv                          runs -> grades.csv
+  grade.py prebuild [--lab ..]                                       build the instructor tree now
+  grade.py validate results.json...                                  check against the schema
+  grade.py gradescope --lab NN-name --zip FILE                       the Gradescope autograder zip
+  grade.py labs                                                      labs, steps and points
+
+A submission is a folder, a .zip or a .tar.gz holding starter/NN-name/<files> (or
+NN-name/<files>, or, for one lab, the files themselves). See grader/README.md.
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from kitgrader import VERSION, cache as cachemod, labs as labsmod, sandbox  # noqa: E402
+
+COMMANDS = ("grade", "class", "merge", "prebuild", "validate", "gradescope", "labs")
+
+
+def common(p):
+    g = p.add_argument_group("kit and build")
+    g.add_argument("--kit", type=Path, default=HERE.parent, help="the instructor's kit (default: this checkout)")
+    g.add_argument("--cache", type=Path, help="prebuilt instructor tree (default: KIT/build/grader-cache)")
+    g.add_argument("--lab", default="all", help="all, NN-name or a comma-separated list (default: all)")
+    g.add_argument("--sm", help="GPU architecture for nvcc, e.g. 90 (default: the local GPU, else 90)")
+    g.add_argument("--no-cuda", action="store_true", help="build without nvcc (CUDA tests then report not run)")
+    g.add_argument("--frozen-cache", action="store_true",
+                   help="use the prebuilt tree as it is; never rebuild it (Gradescope, cluster arrays)")
+    g.add_argument("--jobs", type=int, default=2, help="make -j for builds (default: 2)")
+    g = p.add_argument_group("limits for student code")
+    g.add_argument("--timeout", type=float, default=60, help="wall-clock seconds per test binary (default: 60)")
+    g.add_argument("--memory-mb", type=int, default=4096, help="memory limit of a test binary (default: 4096)")
+    g.add_argument("--build-timeout", type=float, default=600, help="seconds per lab build (default: 600)")
+    g.add_argument("--no-address-limit", action="store_true",
+                   help="memory limit by the resident-memory watchdog only, no RLIMIT_AS (always so beside a GPU)")
+    g.add_argument("--no-retry", action="store_true",
+                   help="when a test binary crashes, fail all its tests instead of re-running each alone")
+    g.add_argument("--run-as", metavar="USER", help="run builds and tests as this user (grader started as root)")
+    g.add_argument("--work-dir", help="where per-submission trees go (default: $TMPDIR)")
+    g.add_argument("--keep-work", action="store_true", help="keep the per-submission tree (debugging)")
+    g.add_argument("--quiet", action="store_true")
+
+
+def options(a, **over):
+    from kitgrader import grading
+    limits = sandbox.Limits(timeout_s=a.timeout, memory_mb=a.memory_mb, address_space_limit=not a.no_address_limit,
+                            run_as=sandbox.resolve_user(a.run_as))
+    o = grading.Options(kit=a.kit.resolve(), cache_dir=(a.cache or a.kit / "build" / "grader-cache").resolve(),
+                        lab=a.lab, sm=a.sm, cuda=not a.no_cuda, frozen_cache=a.frozen_cache, limits=limits,
+                        build_timeout_s=a.build_timeout, jobs=a.jobs, retry=not a.no_retry,
+                        work_root=a.work_dir, keep_work=a.keep_work, quiet=a.quiet)
+    for k, v in over.items():
+        setattr(o, k, v)
+    return o
+
+
+def cmd_grade(a):
+    from kitgrader import grading
+    g = grading.Grader(options(a, student=a.student))
+    g.prepare()
+    res = g.grade(a.sub, a.out)
+    print(f"{res['student']}: {res['score']:g}/{res['max_score']:g}"
+          + (f"  INCOMPLETE ({res['not_run']} not run here)" if res["incomplete"] else "")
+          + f"  [{res['execution_time']:.1f} s]  -> {Path(a.out) / 'results.json'}")
+    if not a.quiet:
+        print((Path(a.out) / "report.txt").read_text().split("\nSubmission:")[0])
+    return 3 if any(l["build"] == "kit-error" for l in res["labs"]) else 0
+
+
+def passthrough(a):
+    """The common options again, for the per-student processes of a class run."""
+    args = ["--kit", str(a.kit), "--cache", str(options(a).cache_dir), "--lab", a.lab, "--frozen-cache",
+            "--jobs", str(a.jobs), "--timeout", str(a.timeout), "--memory-mb", str(a.memory_mb),
+            "--build-timeout", str(a.build_timeout), "--quiet"]
+    for flag, on in (("--no-cuda", a.no_cuda), ("--no-retry", a.no_retry), ("--keep-work", a.keep_work),
+                     ("--no-address-limit", a.no_address_limit)):
+        if on:
+            args.append(flag)
+    for flag, val in (("--sm", a.sm), ("--run-as", a.run_as), ("--work-dir", a.work_dir)):
+        if val:
+            args += [flag, str(val)]
+    return args
+
+
+def cmd_class(a):
+    from kitgrader import classroom
+    extra = passthrough(a)
+
+    def grade_argv(student, sub, out):
+        return [sys.executable, str(Path(__file__).resolve()), "grade", "--sub", str(sub), "--out", str(out),
+                "--student", student, *extra]
+    return classroom.grade_folder(options(a), a.subs, a.out, a.csv or a.out / "grades.csv", a.parallel, a.redo,
+                                  grade_argv)
+
+
+def cmd_merge(a):
+    from kitgrader import results
+    runs = results.load_runs(a.outdirs)
+    n = results.write_csv(runs, a.csv)
+    print(f"merge: {n} student(s) -> {a.csv}")
+    return 0 if n else 1
+
+
+def cmd_prebuild(a):
+    from kitgrader import grading
+    g = grading.Grader(options(a))
+    g.prepare()
+    bad = {l: s for l, s in g.cache.stamp()["labs"].items() if s != "ok"}
+    for lab, why in bad.items():
+        print(f"prebuild: {lab}: {why}")
+    print(f"prebuild: {g.cache.tree} ready ({', '.join(g.cache.stamp()['labs'])})")
+    return 1 if bad else 0
+
+
+def cmd_validate(a):
+    from kitgrader import schema
+    spec = json.loads(Path(a.schema).read_text())
+    bad = 0
+    for f in a.files:
+        problems = schema.validate(json.loads(Path(f).read_text()), spec)
+        for p in problems:
+            print(f"{f}: {p}")
+        bad += bool(problems)
+        if not problems:
+            print(f"{f}: valid")
+    return 1 if bad else 0
+
+
+def cmd_gradescope(a):
+    from kitgrader import gradescope
+    gradescope.build_zip(a.kit.resolve(), a.lab, a.zip, a)
+    return 0
+
+
+def cmd_labs(a):
+    for lab in labsmod.discover(a.kit).values():
+        print(f"{lab.name}: {lab.title} ({lab.max_points:g} points; student files: {', '.join(lab.student_files)})")
+        for n, s in lab.steps.items():
+            ts = [t for t in lab.tests if t.step == n]
+            gpu = sum(t.points for t in ts if t.gpu)
+            print(f"  step {n} [{s.backend}] {s.title}: {sum(t.points for t in ts):g} points"
+                  + (f" ({gpu:g} on a GPU)" if gpu else ""))
+    return 0
+
+
+def parser():
+    p = argparse.ArgumentParser(prog="grade.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--version", action="version", version=f"kit grader {VERSION}")
+    sub = p.add_subparsers(dest="command")
+    g = sub.add_parser("grade", help="grade one submission")
+    g.add_argument("--sub", required=True, help="submission folder, .zip or .tar.gz")
+    g.add_argument("--out", required=True, type=Path, help="output folder (results.json, report.txt, ...)")
+    g.add_argument("--student", help="name in grades.csv (default: the submission's name)")
+    common(g)
+    c = sub.add_parser("class", help="grade every submission in a folder; resumable; writes grades.csv")
+    c.add_argument("--subs", required=True, type=Path, help="folder of submissions (one folder/.zip/.tar.gz each)")
+    c.add_argument("--out", required=True, type=Path, help="output folder, one sub-folder per student")
+    c.add_argument("--csv", type=Path, help="grades.csv path (default: OUT/grades.csv)")
+    c.add_argument("--parallel", type=int, default=1, help="submissions graded at once (default: 1)")
+    c.add_argument("--redo", action="store_true", help="regrade students that are already done")
+    common(c)
+    m = sub.add_parser("merge", help="merge output folders (of students, or holding students) into grades.csv")
+    m.add_argument("outdirs", nargs="+", type=Path)
+    m.add_argument("--csv", required=True, type=Path)
+    b = sub.add_parser("prebuild", help="build the instructor tree (kit, tests) that grading copies")
+    common(b)
+    v = sub.add_parser("validate", help="check results.json files against the schema")
+    v.add_argument("files", nargs="+")
+    v.add_argument("--schema", default=str(HERE / "results.schema.json"))
+    z = sub.add_parser("gradescope", help="build the Gradescope autograder zip for one lab (or 'all')")
+    z.add_argument("--zip", required=True, type=Path)
+    common(z)
+    sub.add_parser("labs", help="list labs, steps and points").add_argument("--kit", type=Path, default=HERE.parent)
+    return p
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "grade")
+    a = parser().parse_args(argv)
+    if not a.command:
+        parser().print_help()
+        return 2
+    try:
+        return {"grade": cmd_grade, "class": cmd_class, "merge": cmd_merge, "prebuild": cmd_prebuild,
+                "validate": cmd_validate, "gradescope": cmd_gradescope, "labs": cmd_labs}[a.command](a)
+    except (cachemod.CacheError, labsmod.ManifestError, ValueError, PermissionError, KeyError) as e:
+        print(f"grade.py: error: {e}", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""The prebuilt instructor tree, so that only a student's own files compile per submission.
+
+  CACHE/tree/       the instructor's Makefile, labs/, tests/, scripts/, matrices/ and starter/,
+                    synced from the kit and built there with IMPL=starter (make rebuilds only
+                    what changed). After the build, hidden test sources are replaced by stubs
+                    dated 1970: their objects stay, so make never needs the sources again.
+  CACHE/stamp.json  what was built: source fingerprint, make variables, labs, file snapshot
+
+Each submission gets a fresh copy of tree/ (cp -a keeps the dates, so make sees every kit
+and test object up to date). The test objects hold the absolute path of tree/matrices, so
+the cache must stay where it was built.
+"""
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from . import VERSION
+
+TREE_PARTS = ("Makefile", "labs", "tests", "scripts", "matrices", "starter")
+SKIP_PARTS = ("tests/grader",)  # the grader's own fixtures hold reference code
+STUB = "// Withheld from grading trees: the object file was built by the instructor.\n"
+
+
+class CacheError(Exception):
+    """The instructor side cannot be prepared (a kit problem, not the student's)."""
+
+
+def _kit_files(kit_root):
+    """Relative paths of every kit file a grading tree needs."""
+    out = []
+    for part in TREE_PARTS:
+        top = Path(kit_root, part)
+        if top.is_file():
+            out.append(part)
+            continue
+        for dirpath, dirnames, filenames in os.walk(top):
+            rel_dir = Path(dirpath).relative_to(kit_root).as_posix()
+            dirnames[:] = sorted(d for d in dirnames if f"{rel_dir}/{d}" not in SKIP_PARTS and d != "__pycache__")
+            out.extend(f"{rel_dir}/{f}" for f in sorted(filenames))
+    return out
+
+
+def detect_sm():
+    """Compute capability of the local GPU ('90'), or None."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30).stdout.split()
+        return out[0].replace(".", "") if out else None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def make_vars(sm=None, cuda=True):
+    """The make variables every build of a grading tree uses (one GPU architecture)."""
+    v = {"BUILD": "build", "IMPL": "starter", "SM": sm or detect_sm() or "90"}
+    if not cuda:
+        v["NVCC"] = ""
+    return v
+
+
+def lab_targets(tree, lab):
+    bins = [f"build/starter/bin/test_{lab}"]
+    if list(Path(tree, "tests", "hidden", lab).glob("*.cpp")):
+        bins.append(f"build/starter/bin/test_{lab}_hidden")
+    return bins
+
+
+class Cache:
+    def __init__(self, kit_root, cache_dir, mvars, jobs=2, log=print):
+        self.kit = Path(kit_root).resolve()
+        self.dir = Path(cache_dir).resolve()
+        self.vars, self.jobs, self.log = mvars, jobs, log
+        self.tree, self.stamp_path = self.dir / "tree", self.dir / "stamp.json"
+
+    # ------------------------------------------------------------ state
+    def stamp(self):
+        try:
+            return json.loads(self.stamp_path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def fingerprint(self):
+        h = hashlib.sha256(f"{VERSION}\0{sorted(self.vars.items())}\0{os.environ.get('CXX', '')}".encode())
+        for rel in _kit_files(self.kit):
+            h.update(rel.encode() + b"\0" + Path(self.kit, rel).read_bytes() + b"\0")
+        return h.hexdigest()
+
+    def snapshot(self):
+        """(size, mtime) of every file of the template, to notice if anything wrote to it."""
+        snap = {}
+        for dirpath, _, filenames in os.walk(self.tree):
+            for f in filenames:
+                p = os.path.join(dirpath, f)
+                st = os.lstat(p)
+                snap[os.path.relpath(p, self.tree)] = [st.st_size, st.st_mtime_ns]
+        return snap
+
+    def intact(self):
+        s = self.stamp()
+        return bool(s) and self.tree.is_dir() and s.get("snapshot") == self.snapshot()
+
+    def lab_status(self, lab):
+        return ((self.stamp() or {}).get("labs") or {}).get(lab)
+
+    # ------------------------------------------------------------ building
+    def ensure(self, labs, frozen=False):
+        """Makes sure the template holds every lab in labs, up to date with the kit."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        with open(self.dir / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            s = self.stamp()
+            if frozen:
+                if not s or not self.tree.is_dir():
+                    raise CacheError(f"no prebuilt grading tree in {self.dir}: run 'grade.py prebuild' first")
+                if s.get("snapshot") != self.snapshot():
+                    raise CacheError(f"the grading tree in {self.dir} was modified after it was built")
+                return
+            fp = self.fingerprint()
+            same = bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == self.snapshot()
+            if not (same and all(l in s.get("labs", {}) for l in labs)):
+                known = list(s.get("labs", {})) if s else []
+                # Stubs stand in only for objects built with the same make variables.
+                stubbed = s.get("hidden_sources", {}) if s and s.get("vars") == self.vars else {}
+                self._build(sorted(set(labs) | set(known)), fp, stubbed)
+
+    def _sync(self, stubbed):
+        """Brings tree/ up to date with the kit. A file whose content changed is written anew,
+        dated now, so make rebuilds exactly what depends on it. A hidden source whose kit copy
+        has not changed since it was stubbed stays a stub while its object exists."""
+        wanted = set(_kit_files(self.kit))
+        for rel in sorted(wanted):
+            src, dst = self.kit / rel, self.tree / rel
+            sst = src.stat()
+            if stubbed.get(rel) == [sst.st_size, sst.st_mtime_ns] and self._object_of(rel).exists():
+                continue
+            data = src.read_bytes()
+            if dst.is_file() and dst.stat().st_size == len(data) and dst.read_bytes() == data:
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.unlink(missing_ok=True)
+            dst.write_bytes(data)
+            shutil.copymode(src, dst)
+        for dirpath, _, filenames in os.walk(self.tree):
+            for f in filenames:
+                rel = os.path.relpath(os.path.join(dirpath, f), self.tree)
+                if not rel.startswith("build" + os.sep) and rel not in wanted:
+                    os.unlink(os.path.join(dirpath, f))
+
+    def _build(self, labs, fp, stubbed):
+        t0 = time.monotonic()
+        self.log(f"grader: preparing the instructor build in {self.dir} (labs: {', '.join(labs)})")
+        self.stamp_path.unlink(missing_ok=True)  # an interrupted build must not look finished
+        self._sync(stubbed)
+        status = {}
+        for lab in labs:
+            cmd = ["make", "-C", str(self.tree), f"-j{self.jobs}", *[f"{k}={v}" for k, v in self.vars.items()],
+                   *lab_targets(self.tree, lab)]
+            log_path = self.dir / f"prebuild-{lab}.log"
+            with open(log_path, "w") as logf:
+                rc = subprocess.run(cmd, stdout=logf, stderr=subprocess.STDOUT).returncode
+            status[lab] = "ok" if rc == 0 else f"the instructor build of this lab failed (make exit {rc}; see {log_path})"
+            if rc == 0:
+                status[lab] = self._check_tests(lab)
+            self.log(f"grader:   {lab}: {status[lab]}")
+        if stubbed and any(v.startswith("the instructor build lacks") for v in status.values()):
+            self.log("grader: some tests are missing: building again from every hidden test source")
+            return self._build(labs, fp, {})
+        shutil.rmtree(self.tree / "build" / "starter", ignore_errors=True)  # the starter's own test binaries
+        # Hidden sources leave the template: a stub where the object was built, nothing otherwise.
+        hidden = {}
+        for p in sorted((self.tree / "tests" / "hidden").rglob("*")):
+            if p.is_file():
+                rel = p.relative_to(self.tree).as_posix()
+                if self._object_of(rel).exists():
+                    kst = (self.kit / rel).stat()
+                    hidden[rel] = [kst.st_size, kst.st_mtime_ns]
+                    p.write_text(STUB)
+                    os.utime(p, (0, 0))
+                else:
+                    p.unlink()
+        stamp = {"fingerprint": fp, "vars": self.vars, "labs": status, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
+                 "grader_version": VERSION, "hidden_sources": hidden, "snapshot": self.snapshot()}
+        self.stamp_path.write_text(json.dumps(stamp))
+        self.log(f"grader: instructor build ready in {time.monotonic() - t0:.0f} s")
+
+    def _object_of(self, rel):
+        return self.tree / "build" / "obj" / (rel + ".o")
+
+    def _check_tests(self, lab):
+        """'ok' when the built binaries hold every test of the lab's manifest."""
+        from .labs import load_lab
+        want = load_lab(self.kit / "labs" / lab / "manifest.json").binaries()
+        missing = []
+        for binary, tests in want.items():
+            path = self.tree / "build" / "starter" / "bin" / binary
+            try:
+                listed = subprocess.run([str(path), "--gtest_list_tests"], capture_output=True, text=True,
+                                        timeout=60).stdout
+            except (OSError, subprocess.SubprocessError):
+                listed = ""
+            have, suite = set(), ""
+            for line in listed.splitlines():
+                if line and not line.startswith(" ") and line.rstrip().endswith("."):
+                    suite = line.strip()
+                elif line.startswith("  "):
+                    have.add(suite + line.split("#")[0].strip())
+            missing += [t.name for t in tests if t.name not in have]
+        if missing:
+            return f"the instructor build lacks manifest tests: {', '.join(missing[:5])}"
+        return "ok"
+
+    def copy_tree(self, dest):
+        """A fresh grading tree at dest; never a half-rebuilt one (grade tasks may run in parallel)."""
+        with open(self.dir / ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+            subprocess.run(["cp", "-a", str(self.tree), str(dest)], check=True)

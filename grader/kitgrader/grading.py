@@ -1,0 +1,242 @@
+"""Grading one submission: open it, copy the prebuilt tree, drop in the student's files
+(only those the manifest names), build each lab, run its test binaries, score, write.
+"""
+import os
+import shutil
+import socket
+import stat
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import cache as cachemod, gtest, labs as labsmod, results, sandbox, scoring, submission
+
+
+@dataclass
+class Options:
+    kit: Path
+    cache_dir: Path
+    lab: str = "all"
+    sm: str = None
+    cuda: bool = True
+    frozen_cache: bool = False
+    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
+    build_timeout_s: float = 600.0
+    build_memory_mb: int = 8192
+    jobs: int = 2
+    retry: bool = True
+    work_root: str = None
+    keep_work: bool = False
+    student: str = None
+    quiet: bool = False
+
+
+def student_name(sub):
+    name = Path(sub).name
+    for ext in (".tar.gz", ".tgz", ".tar", ".zip"):
+        if name.lower().endswith(ext):
+            return name[: -len(ext)]
+    return name or "submission"
+
+
+class Grader:
+    def __init__(self, opts):
+        self.o = opts
+        self.log = (lambda *_: None) if opts.quiet else (lambda m: print(m, flush=True))
+        self.all_labs = labsmod.discover(opts.kit)
+        self.labs = labsmod.select(self.all_labs, opts.lab)
+        self.vars = cachemod.make_vars(opts.sm, opts.cuda)
+        self.cache = cachemod.Cache(opts.kit, opts.cache_dir, self.vars, opts.jobs, self.log)
+        stamp = self.cache.stamp()
+        if opts.frozen_cache and stamp:
+            # Build exactly as the prebuilt tree was built, or make would rebuild all of it.
+            self.vars = self.cache.vars = stamp["vars"]
+        self.gpu = sandbox.has_gpu_device()
+
+    def prepare(self):
+        self.cache.ensure([l.name for l in self.labs], frozen=self.o.frozen_cache)
+        hidden = Path(self.o.kit) / "tests" / "hidden"
+        if self.o.limits.run_as and hidden.is_dir() and all(
+                os.stat(p).st_mode & stat.S_IXOTH for p in [hidden, *hidden.parents] if p != Path("/")):
+            print(f"grader: warning: {hidden} is readable by other users, so by student code running as "
+                  "--run-as too, if it finds the path (chmod 700 the kit on a grading machine)", file=sys.stderr)
+
+    # ------------------------------------------------------------ one submission
+    def grade(self, sub, out_dir):
+        t0 = time.monotonic()
+        work = Path(tempfile.mkdtemp(prefix="kitgrade-", dir=self.o.work_root))
+        notes, lab_results, cpu = [], [], 0.0
+        try:
+            staging = work / "submission"
+            try:
+                notes += submission.unpack(sub, staging)
+                bad = None
+            except submission.SubmissionError as e:
+                bad = str(e)
+                notes.append(bad)
+            (work / "logs").mkdir()
+            if self.o.limits.run_as:
+                os.chmod(work, 0o711)  # the student user may pass through, not list
+            used = set()
+            for lab in self.labs:
+                res, lab_cpu = self._grade_lab(lab, None if bad else staging, work, notes, used)
+                lab_results.append(res)
+                cpu += lab_cpu
+            if not bad:
+                notes += self._ignored_note(staging, used)
+            out = Path(out_dir)
+            out.mkdir(parents=True, exist_ok=True)
+            shutil.rmtree(out / "logs", ignore_errors=True)
+            shutil.copytree(work / "logs", out / "logs")
+        finally:
+            if self.o.keep_work:
+                self.log(f"grader: work folder kept: {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
+        tampered = not self.cache.intact()
+        if tampered:
+            notes.append("WARNING: the prebuilt instructor tree changed while this submission was graded; "
+                         "it will be rebuilt. Check this submission by hand.")
+            self.log("grader: " + notes[-1])
+        score = sum(l["score"] for l in lab_results)
+        grading = {
+            "student": self.o.student or student_name(sub), "submission": str(sub), "graded_at": results.now(),
+            "machine": {"host": socket.gethostname(), "gpu": self.gpu, "make": self.vars},
+            "score": score, "max_score": sum(l["max_score"] for l in lab_results),
+            "incomplete": any(l["incomplete"] for l in lab_results),
+            "not_run": sum(l["not_run"] for l in lab_results), "tampered_with_cache": tampered,
+            "execution_time": time.monotonic() - t0, "cpu_time": cpu, "notes": notes, "labs": lab_results,
+        }
+        results.write(out_dir, grading)
+        return grading
+
+    def _ignored_note(self, staging, used):
+        """Files that are no student file of any lab (files of labs not graded now are not listed)."""
+        known = set(used)
+        for lab in self.all_labs.values():
+            files, _ = submission.find_lab_files(staging, lab, False)
+            known.update(p.relative_to(staging).as_posix() for p in files.values())
+        extra = [f for f in submission.all_files(staging) if f not in known]
+        if not extra:
+            return []
+        shown = ", ".join(extra[:8]) + (f" and {len(extra) - 8} more" if len(extra) > 8 else "")
+        return [f"ignored (not a student file of any lab): {shown}"]
+
+    def _lab_space(self, work, lab):
+        """A fresh tree for this lab (code run for one lab cannot touch the next lab's build),
+        with home and results folders owned by the student user under --run-as."""
+        space = work / lab.name
+        space.mkdir()
+        self.cache.copy_tree(space / "tree")
+        for d in ("home", "results"):
+            (space / d).mkdir()
+        if self.o.limits.run_as:
+            os.chmod(space, 0o711)
+            uid, gid = self.o.limits.run_as
+            for top in ("tree", "home", "results"):
+                for dirpath, dirnames, filenames in os.walk(space / top):
+                    for n in [dirpath] + [os.path.join(dirpath, x) for x in dirnames + filenames]:
+                        os.lchown(n, uid, gid)
+        return space
+
+    def _grade_lab(self, lab, staging, work, notes, used):
+        t0 = time.monotonic()
+        status = self.cache.lab_status(lab.name)
+        if status != "ok":
+            return scoring.score_lab(lab, kit_error=status or "the lab is missing from the prebuilt tree"), 0.0
+        files, where = ({}, None) if staging is None else submission.find_lab_files(staging, lab, len(self.labs) == 1)
+        for path in files.values():
+            used.add(path.relative_to(staging).as_posix())
+        missing = [f for f in lab.student_files if f not in files]
+        if missing and files:
+            notes.append(f"{lab.name}: {', '.join(missing)} not in the submission: the starter version was used")
+        elif not files:
+            notes.append(f"{lab.name}: no files of this lab found in the submission (looked for starter/{lab.name}/ "
+                         f"or {lab.name}/): the starter was graded")
+        space = self._lab_space(work, lab)
+        tree = space / "tree"
+        self._place_files(lab, files, tree)
+        self.log(f"grader: {lab.name}: building ({len(files)} student file(s))")
+        build_error, cpu = self._build(lab, tree, work)
+        timing = {"build": time.monotonic() - t0}
+        outcomes = None
+        if build_error is None:
+            t1 = time.monotonic()
+            bins = self._seal_binaries(tree, space / "bin", lab)
+            env = sandbox.clean_env(space / "home")
+            runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry)
+            outcomes = {}
+            for binary, tests in lab.binaries().items():
+                self.log(f"grader: {lab.name}: running {binary}")
+                outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary)))
+            cpu += runner.cpu_s
+            timing["tests"] = time.monotonic() - t1
+        res = scoring.score_lab(lab, outcomes, build_error)
+        res["files_from"] = where
+        res["files"] = sorted(files)
+        res["review_flags"] = scoring.review_flags(files)
+        res["timing"] = timing
+        self.log(f"grader: {lab.name}: {res['score']:g}/{res['max_score']:g}"
+                 + (f" ({res['not_run']} not run here)" if res["not_run"] else ""))
+        return res, cpu
+
+    @staticmethod
+    def _seal_binaries(tree, bin_dir, lab):
+        """Copies the built test binaries where the student's code cannot replace them (a
+        folder of the grader's), and returns their sha256, checked again before each run."""
+        bin_dir.mkdir()
+        sums = {}
+        for binary in lab.binaries():
+            src = tree / "build" / "starter" / "bin" / binary
+            if src.exists():
+                dst = bin_dir / binary
+                shutil.copyfile(src, dst)
+                os.chmod(dst, 0o555)
+                sums[binary] = gtest.sha256(dst)
+        return sums
+
+    def _test_limits(self):
+        limits = self.o.limits
+        # CUDA reserves a large address space: beside a GPU only the resident-memory watchdog applies.
+        return sandbox.Limits(**{**limits.__dict__, "address_space_limit": limits.address_space_limit and not self.gpu})
+
+    def _place_files(self, lab, files, tree):
+        """Student files replace the starter's; their stale objects go so that make compiles them."""
+        dest = tree / "starter" / lab.name
+        uid_gid = self.o.limits.run_as
+        for name, src in files.items():
+            target = dest / name
+            data = src.read_bytes()
+            if target.is_file() and target.read_bytes() == data:
+                continue  # the starter's own file: its prebuilt object stands (no nvcc for an untouched .cu)
+            target.unlink(missing_ok=True)
+            target.write_bytes(data)
+            if uid_gid:
+                os.chown(target, *uid_gid)
+            else:
+                os.chmod(target, 0o644)
+            for obj in (tree / "build" / "obj" / "starter" / lab.name / f"{name}.o",
+                        tree / "build" / "obj" / "gen" / "starter" / lab.name / f"{name}.cpp.o"):
+                obj.unlink(missing_ok=True)
+                obj.with_suffix(".d").unlink(missing_ok=True)
+        shutil.rmtree(tree / "build" / "starter", ignore_errors=True)
+
+    def _build(self, lab, tree, work):
+        """Builds the lab's test binaries. Returns (None or the first compiler errors, cpu seconds)."""
+        targets = cachemod.lab_targets(tree, lab.name)
+        cmd = ["make", f"-j{self.o.jobs}", *[f"{k}={v}" for k, v in self.vars.items()], *targets]
+        limits = sandbox.Limits(timeout_s=self.o.build_timeout_s, memory_mb=self.o.build_memory_mb,
+                                address_space_limit=False, run_as=self.o.limits.run_as)
+        log_path = work / "logs" / f"{lab.name}-build.log"
+        env = sandbox.clean_env(tree.parent / "home")
+        out = sandbox.run(cmd, tree, env, limits, log_path)
+        text = log_path.read_text(errors="replace").replace(str(tree) + "/", "")
+        log_path.write_text(text)
+        why = out.describe(limits)
+        if why:
+            return f"the build {why}\n" + scoring.first_errors(text), out.cpu_s
+        if out.returncode != 0 or not all((tree / t).exists() for t in targets):
+            return scoring.first_errors(text) or f"make exited with status {out.returncode}", out.cpu_s
+        return None, out.cpu_s

@@ -1,0 +1,208 @@
+"""Running untrusted programs: a wall-clock timeout, a memory limit, capped output, a clean
+environment, its own process group (so the whole group is killed), and optionally another
+user id (so it cannot touch the grader's files or signal the grader).
+
+Two memory guards: RLIMIT_AS, where no GPU driver needs a large address space, turns a
+runaway allocation into std::bad_alloc; and a watchdog that sums the resident memory of the
+process group and kills it past the limit, which also works beside CUDA.
+"""
+import ctypes
+import os
+import resource
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+import subprocess
+
+PASS_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
+            "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")
+PASS_PREFIXES = ("POCL_", "KIT_CL_")
+
+
+@dataclass
+class Limits:
+    timeout_s: float = 120.0
+    memory_mb: int = 4096
+    address_space_limit: bool = True   # RLIMIT_AS as well as the watchdog
+    max_output_mb: int = 64            # RLIMIT_FSIZE: any file the program writes, its log included
+    run_as: tuple = None               # (uid, gid) when started as root with --run-as
+
+
+@dataclass
+class Outcome:
+    returncode: int        # exit status, or -signal
+    timed_out: bool
+    memory_exceeded: bool
+    wall_s: float
+    cpu_s: float
+    peak_rss_mb: float
+
+    def describe(self, limits):
+        """Why a run did not end normally, in words; '' when it exited by itself."""
+        if self.timed_out:
+            return f"timed out after {limits.timeout_s:.0f} s (an endless loop or a deadlock?) and was killed"
+        if self.memory_exceeded:
+            return f"used more than {limits.memory_mb} MB of memory and was killed"
+        if self.returncode < 0:
+            sig = -self.returncode
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            hint = {"SIGSEGV": " (an out-of-bounds access?)", "SIGABRT": " (an uncaught exception or failed assert?)",
+                    "SIGXFSZ": " (wrote too much output)", "SIGFPE": " (an integer division by zero?)"}.get(name, "")
+            return f"crashed with {name}{hint}"
+        return ""
+
+
+def clean_env(home, extra=None):
+    """The environment untrusted code sees: nothing that points back at the grader."""
+    env = {k: v for k, v in os.environ.items() if k in PASS_ENV or k.startswith(PASS_PREFIXES)}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.setdefault("LANG", "C.UTF-8")
+    env["HOME"] = str(home)
+    env["TMPDIR"] = str(home)
+    env.update(extra or {})
+    return env
+
+
+def _limit_child(limits, set_as):
+    def apply():
+        os.setsid()
+        mem = limits.memory_mb << 20
+        if set_as:
+            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        out = limits.max_output_mb << 20
+        resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if limits.run_as:
+            uid, gid = limits.run_as
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+    return apply
+
+
+def _group_rss_mb(sid):
+    """Resident memory of every process in session sid, in MB."""
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            if int(fields[3]) != sid:  # fields after the name: state ppid pgrp session ...
+                continue
+            total += int(fields[21]) * resource.getpagesize()  # rss in pages
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / (1 << 20)
+
+
+_subreaper = None
+
+
+def _become_subreaper():
+    """Makes this process the child subreaper: a process that detaches from the untrusted
+    program (double fork, setsid) is re-parented here instead of to init, so it is found."""
+    global _subreaper
+    if _subreaper is None:
+        try:
+            _subreaper = ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+        except (OSError, AttributeError):
+            _subreaper = False
+    return _subreaper
+
+
+def _kill_orphans():
+    """Kills and reaps every process re-parented to the grader (left behind by student code)."""
+    me = str(os.getpid())
+    for _ in range(20):
+        found = False
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    ppid = f.read().rsplit(b")", 1)[1].split()[1].decode()
+            except (OSError, IndexError):
+                continue
+            if ppid == me:
+                found = True
+                try:
+                    os.kill(int(entry.name), signal.SIGKILL)
+                except OSError:
+                    pass
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        if not found:
+            return
+        time.sleep(0.05)
+
+
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def run(cmd, cwd, env, limits, log_path, memory_guard=True):
+    """Runs cmd; stdout and stderr go to log_path. Never raises for what the program does."""
+    _become_subreaper()
+    start = time.monotonic()
+    set_as = limits.address_space_limit and memory_guard
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=_limit_child(limits, set_as), close_fds=True)
+    timed_out = mem_exceeded = False
+    peak = 0.0
+    status, usage = None, None
+    next_rss_check = 0.0
+    while status is None:
+        pid, st, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid == proc.pid:
+            status, usage = st, ru
+            break
+        now = time.monotonic()
+        if now - start > limits.timeout_s:
+            timed_out = True
+            _kill_group(proc.pid)
+        elif memory_guard and now >= next_rss_check:
+            rss = _group_rss_mb(proc.pid)
+            peak = max(peak, rss)
+            if rss > limits.memory_mb:
+                mem_exceeded = True
+                _kill_group(proc.pid)
+            next_rss_check = now + 0.2
+        time.sleep(0.02 if now - start < 2 else 0.05)
+    _kill_group(proc.pid)  # leftovers of the group (children it started) go too
+    _kill_orphans()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    peak = max(peak, usage.ru_maxrss / 1024.0)
+    return Outcome(proc.returncode, timed_out, mem_exceeded, time.monotonic() - start, cpu, peak)
+
+
+def resolve_user(name):
+    """(uid, gid) of a user name, for --run-as; None when not root or name is empty."""
+    if not name:
+        return None
+    import pwd
+    if os.geteuid() != 0:
+        raise PermissionError("--run-as needs the grader to start as root")
+    pw = pwd.getpwnam(name)
+    return pw.pw_uid, pw.pw_gid
+
+
+def has_gpu_device():
+    """True when an NVIDIA driver is present (device nodes, or WSL's /dev/dxg): CUDA then
+    needs a large address space, so RLIMIT_AS must stay off."""
+    return any(Path("/dev").glob("nvidia*")) or Path("/dev/dxg").exists()

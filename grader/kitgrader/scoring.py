@@ -1,0 +1,86 @@
+"""Points: test outcomes -> per test, per step and per lab, using the manifest's points.
+
+A test earns its points only when it passed. A skipped test (no GPU here) is 'not_run':
+0 points and the lab is marked incomplete, never counted as passed. A lab that does not
+build scores 0, with the compiler's first errors.
+"""
+import re
+
+REVIEW_PATTERNS = [
+    (r"\b(exit|_exit|_Exit|quick_exit|abort)\s*\(", "ends the process"),
+    (r"\bgtest\b|\bGTEST_|testing::|\bTEST\s*\(", "touches GoogleTest"),
+    (r"/proc/|getenv\s*\(|environ\b", "inspects the process or environment"),
+    (r"\b(system|popen|fork|vfork|execv|execl|execvp|kill|signal)\s*\(", "starts or signals processes"),
+    (r"\b(fopen|freopen|ofstream|ifstream|fstream|open|remove|rename|unlink)\s*\(", "opens or changes files"),
+    (r"tests/hidden|\.\./", "names tests/hidden or a parent folder"),
+    (r"#\s*include\s*[<\"](/|\.\.)", "includes a file outside the lab"),
+    (r"\basm\b|__asm__", "inline assembly"),
+]
+
+
+def review_flags(files):
+    """Lines of student files worth an instructor's look: {file: [flag, ...]}. Not a verdict."""
+    flags = {}
+    for name, path in sorted(files.items()):
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for lineno, line in enumerate(text.splitlines(), 1):
+            for pattern, what in REVIEW_PATTERNS:
+                if re.search(pattern, line):
+                    flags.setdefault(name, []).append(f"line {lineno}: {what}: {line.strip()[:120]}")
+    return flags
+
+
+def first_errors(log_text, max_lines=30):
+    """The compiler's first errors from a build log, with a little context."""
+    lines = log_text.splitlines()
+    pat = re.compile(r"error|undefined reference|multiple definition|No rule to make target|Killed", re.I)
+    idx = next((i for i, l in enumerate(lines) if pat.search(l) and not l.startswith("make")), None)
+    if idx is None:
+        idx = next((i for i, l in enumerate(lines) if pat.search(l)), max(0, len(lines) - max_lines))
+    picked = [l for l in lines[max(0, idx - 3):] if not re.match(r"^make(\[\d+\])?: (Entering|Leaving)", l)]
+    out = picked[:max_lines]
+    if len(picked) > max_lines:
+        out.append(f"... ({len(picked) - max_lines} more lines in the build log)")
+    return "\n".join(out)
+
+
+def score_lab(lab, outcomes=None, build_error=None, kit_error=None):
+    """The lab's result as a plain dict (the per-lab JSON the merge step reads)."""
+    tests = []
+    for t in lab.tests:
+        entry = {"name": t.name, "step": t.step, "tier": t.tier, "max_score": t.points, "score": 0,
+                 "gpu": t.gpu, "hidden": t.hidden}
+        if kit_error:
+            entry.update(status="error", message=f"grader problem, not yours: {kit_error}")
+        elif build_error is not None:
+            entry.update(status="failed", message="not run: the lab did not build (see the compiler errors)")
+        else:
+            o = outcomes.get(t.name)
+            if o is None:
+                entry.update(status="failed", message="did not run")
+            elif o.status == "passed":
+                entry.update(status="passed", score=t.points, message=o.message)
+            elif o.status == "skipped":
+                where = "graded on a GPU node" if t.gpu else "graded where its backend runs"
+                entry.update(status="not_run", message=f"not run here ({where}): {o.message}")
+            else:
+                entry.update(status="failed", message=o.message or "failed")
+        tests.append(entry)
+    steps = {}
+    for n, s in sorted(lab.steps.items()):
+        mine = [e for e in tests if e["step"] == n]
+        steps[str(n)] = {"title": s.title, "backend": s.backend,
+                         "score": sum(e["score"] for e in mine), "max_score": sum(e["max_score"] for e in mine),
+                         "not_run": sum(e["status"] == "not_run" for e in mine)}
+    not_run = sum(e["status"] == "not_run" for e in tests)
+    return {
+        "lab": lab.name, "title": lab.title,
+        "score": sum(e["score"] for e in tests), "max_score": lab.max_points,
+        "build": "kit-error" if kit_error else ("failed" if build_error is not None else "ok"),
+        "build_errors": build_error or kit_error or "",
+        "incomplete": not_run > 0 or bool(kit_error), "not_run": not_run,
+        "steps": steps, "tests": tests,
+    }

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""The grader's adversarial suite: bad submissions, each with the exact score it must get.
+
+  run_adversarial.py [--cache DIR] [--out DIR] [--only CASE,...] [--sm 90]
+
+Cases live in cases.json; a case's own files in submissions/<case>/. The suite grades each
+with tight limits (10 s per test binary, 1 GB of memory), checks scores, test statuses,
+messages and notes, then checks that the instructor's files and the prebuilt tree are
+unchanged, that grading a class folder resumes, and that nothing was written where a case
+tried to write. Meant for a machine without a GPU (CUDA tests are then 'not run').
+Exit status 0 when every check holds.
+"""
+import argparse
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+KIT = HERE.parents[1]
+GRADE = KIT / "grader" / "grade.py"
+LABS = "00-basics,01-coo,02-csr"
+
+
+def kit_digest():
+    """sha256 of each instructor file a submission of the graded labs could try to change."""
+    paths = [KIT / "Makefile"]
+    for lab in LABS.split(","):
+        for top in ("tests", "tests/hidden", "reference", "starter", "labs"):
+            paths += sorted(p for p in (KIT / top / lab).glob("*") if p.is_file())
+    return {str(p.relative_to(KIT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+def make_submission(name, case, dest_root):
+    """Lays out the case's submission: base files, then the case's own files; packs it if asked."""
+    folder = dest_root / name
+    top = folder / case["wrap"] if case.get("wrap") else folder
+    top.mkdir(parents=True)
+    for lab, source in case.get("base", {}).items():
+        (top / "starter" / lab).mkdir(parents=True, exist_ok=True)
+        for f in sorted((KIT / source / lab).iterdir()):
+            if not (case.get("cpu_only") and f.suffix == ".cu"):
+                shutil.copy(f, top / "starter" / lab / f.name)
+    own = HERE / "submissions" / case.get("submission", name)
+    for f in sorted(own.rglob("*")):
+        if f.is_file() and f.name != ".keep":
+            (top / f.relative_to(own)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(f, top / f.relative_to(own))
+    for rel in case.get("drop", []):
+        (top / rel).unlink()
+    pack = case.get("pack")
+    if not pack:
+        return folder
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    raw = case.get("raw_entries", [])
+    if pack == "zip":
+        out = dest_root / f"{name}.zip"
+        with zipfile.ZipFile(out, "w") as z:
+            for p in files:
+                z.write(p, p.relative_to(folder).as_posix())
+            for e in raw:
+                z.writestr(e["name"], e.get("text", ""))
+    else:
+        out = dest_root / f"{name}.tar.gz"
+        with tarfile.open(out, "w:gz") as t:
+            for p in files:
+                t.add(p, p.relative_to(folder).as_posix())
+            for e in raw:
+                info = tarfile.TarInfo(e["name"])
+                if "symlink" in e:
+                    info.type, info.linkname = tarfile.SYMTYPE, e["symlink"]
+                    t.addfile(info)
+                else:
+                    data = e["text"].encode()
+                    info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+    shutil.rmtree(folder)
+    return out
+
+
+def check(name, case, out_dir):
+    """Problems with one graded case (empty list: as expected)."""
+    problems = []
+    g = json.loads((out_dir / "grading.json").read_text())
+    results_text = (out_dir / "results.json").read_text()
+    labs = {l["lab"]: l for l in g["labs"]}
+    for lab, score in case["expect"].items():
+        got = labs[lab]["score"] if lab in labs else None
+        if got != score:
+            problems.append(f"{lab}: score {got}, expected {score}")
+    for lab, build in case.get("build", {}).items():
+        if labs[lab]["build"] != build:
+            problems.append(f"{lab}: build {labs[lab]['build']}, expected {build}")
+    tests = {t["name"]: t for l in g["labs"] for t in l["tests"]}
+    for t, status in case.get("tests", {}).items():
+        if tests[t]["status"] != status:
+            problems.append(f"{t}: {tests[t]['status']}, expected {status} ({tests[t]['message'][:200]})")
+    for t, text in case.get("messages", {}).items():
+        if text not in tests[t]["message"]:
+            problems.append(f"{t}: message lacks {text!r}: {tests[t]['message'][:300]!r}")
+    notes = "\n".join(g["notes"])
+    for text in case.get("notes_contain", []):
+        if text not in notes:
+            problems.append(f"notes lack {text!r}: {notes!r}")
+    everything = results_text + (out_dir / "report.txt").read_text() + "".join(
+        p.read_text(errors="replace") for p in (out_dir / "logs").glob("*"))
+    for text in case.get("output_contains", []):
+        if text not in results_text:
+            problems.append(f"results.json lacks {text!r}")
+    for text in case.get("output_excludes", []):
+        if text in everything:
+            problems.append(f"the output holds {text!r}")
+    if "incomplete" in case and g["incomplete"] != case["incomplete"]:
+        problems.append(f"incomplete is {g['incomplete']}, expected {case['incomplete']}")
+    if g.get("tampered_with_cache"):
+        problems.append("the prebuilt tree was modified")
+    for path in case.get("must_not_exist", []):
+        if os.path.exists(path):
+            problems.append(f"{path} exists")
+    # Every GPU test is reported as not run (or failed), never passed, on this machine.
+    for t in tests.values():
+        if t["gpu"] and t["status"] == "passed":
+            problems.append(f"{t['name']}: a GPU test passed on a machine without a GPU")
+    return problems
+
+
+def grade(sub, out, lab, cache, sm, extra):
+    cmd = [sys.executable, str(GRADE), "grade", "--sub", str(sub), "--out", str(out), "--lab", lab,
+           "--cache", str(cache), "--frozen-cache", "--sm", sm, "--timeout", "10", "--memory-mb", "1024",
+           "--quiet", *extra]
+    return subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))
+
+
+def class_run(cache, sm, work, extra, subs_made):
+    """A class folder of three submissions: graded, then resumed without regrading."""
+    problems = []
+    folder = work / "class-subs"
+    folder.mkdir()
+    for name in ("empty", "does_not_compile", "correct_zip_wrapped"):
+        shutil.move(str(subs_made[name]), folder / Path(subs_made[name]).name)
+    out = work / "class-out"
+    cmd = [sys.executable, str(GRADE), "class", "--subs", str(folder), "--out", str(out), "--lab", "02-csr",
+           "--cache", str(cache), "--frozen-cache", "--sm", sm, "--timeout", "10", "--parallel", "2", *extra]
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
+    first = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    rows = list(__import__("csv").reader(open(out / "grades.csv")))
+    scores = {r[0]: r[-3] for r in rows[1:]}
+    if scores != {"does_not_compile": "0", "empty": "0", "correct_zip_wrapped": "6"}:
+        problems.append(f"class grades.csv totals {scores}\n{first.stdout}")
+    if not rows[0][1].startswith("02-csr step1"):
+        problems.append(f"class grades.csv header {rows[0]}")
+    t0 = time.monotonic()
+    second = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if "3 already graded, 0 to grade" not in second.stdout or time.monotonic() - t0 > 30:
+        problems.append(f"class run did not resume: {second.stdout}")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cache", type=Path, default=KIT / "build" / "grader-test-cache")
+    ap.add_argument("--out", type=Path, help="keep each case's output here (default: a temporary folder)")
+    ap.add_argument("--only", help="comma-separated case names")
+    ap.add_argument("--sm", default=os.environ.get("SM", "90"))
+    a = ap.parse_args()
+    cases = json.loads((HERE / "cases.json").read_text())["cases"]
+    chosen = a.only.split(",") if a.only else list(cases)
+    is_root = can_run_as_nobody(a.cache)
+    run_as = ["--run-as", "nobody"] if is_root else []
+    # Per-submission trees go to /tmp so that code climbing out of its tree finds no kit there.
+    work = Path(tempfile.mkdtemp(prefix="kitgrade-suite-", dir="/tmp" if os.path.isdir("/tmp") else None))
+    out_root = a.out or work / "out"
+    os.chmod(work, 0o755)
+    before = kit_digest()
+    t0 = time.monotonic()
+    pre = subprocess.run([sys.executable, str(GRADE), "prebuild", "--lab", LABS, "--cache", str(a.cache),
+                          "--sm", a.sm], capture_output=True, text=True)
+    print(f"suite: prebuilt tree ready in {time.monotonic() - t0:.0f} s", flush=True)
+    if pre.returncode != 0:
+        print(pre.stdout + pre.stderr)
+        return 1
+    failed, subs_made = [], {}
+    for name in chosen:
+        case = cases[name]
+        if case.get("needs_run_as") and not is_root:
+            print(f"SKIP  {name}: needs --run-as (the suite must run as root, with a user 'nobody')")
+            continue
+        if case.get("needs_no_gpu_driver") and any(Path("/dev").glob("nvidia*")):
+            print(f"SKIP  {name}: beside a GPU driver the grader uses no RLIMIT_AS (the watchdog case covers it)")
+            continue
+        sub = make_submission(name, case, work / "subs")
+        subs_made[name] = sub
+        out = out_root / name
+        shutil.rmtree(out, ignore_errors=True)
+        t1 = time.monotonic()
+        work_dir = work / "trees"
+        work_dir.mkdir(exist_ok=True)
+        os.chmod(work_dir, 0o755)
+        proc = grade(sub, out, case["lab"], a.cache, a.sm, run_as + ["--work-dir", str(work_dir)] +
+                     case.get("grader_args", []))
+        secs = time.monotonic() - t1
+        if proc.returncode != 0 or not (out / "grading.json").exists():
+            problems = [f"grade.py exited with {proc.returncode}:\n{proc.stdout}{proc.stderr}"]
+        else:
+            problems = check(name, case, out)
+        print(f"{'PASS' if not problems else 'FAIL'}  {name} ({secs:.1f} s)", flush=True)
+        for p in problems:
+            print(f"      {p}")
+        if problems:
+            failed.append(name)
+    if not a.only:
+        problems = class_run(a.cache, a.sm, work, run_as + ["--work-dir", str(work / "trees")], subs_made)
+        print(f"{'PASS' if not problems else 'FAIL'}  class folder graded, then resumed", flush=True)
+        for p in problems:
+            print(f"      {p}")
+        if problems:
+            failed.append("class")
+    after = kit_digest()
+    changed = sorted(f for f in set(before) | set(after) if before.get(f) != after.get(f))
+    if changed:
+        print(f"FAIL  instructor files changed during the suite: {', '.join(changed)}")
+        failed.append("kit")
+    leftovers = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _runs_from(p, work)]
+    if leftovers:
+        print(f"FAIL  test programs still running after grading: {[p.name for p in leftovers]}")
+        failed.append("leftovers")
+    shutil.rmtree(work, ignore_errors=True)
+    checks = len(chosen) + (0 if a.only else 1) + 2  # cases, the class run, the kit and leftover checks
+    print(f"suite: {checks - len(failed)} checks passed, {len(failed)} failed"
+          + (f" ({', '.join(failed)})" if failed else "") + f", {time.monotonic() - t0:.0f} s in all")
+    return 1 if failed else 0
+
+
+def can_run_as_nobody(cache):
+    """Root, a user 'nobody', and a cache that user can reach (its matrices are read at run time)."""
+    import pwd
+    import stat
+    try:
+        pwd.getpwnam("nobody")
+    except KeyError:
+        return False
+    cache = cache.resolve()
+    reachable = all(os.stat(p).st_mode & stat.S_IXOTH for p in [*cache.parents] if p != Path("/"))
+    if os.geteuid() == 0 and not reachable:
+        print(f"suite: {cache} is not reachable by 'nobody': student code runs as root here")
+    return os.geteuid() == 0 and reachable
+
+
+def _runs_from(proc, folder):
+    """True when the process runs a program from folder, or from a grading tree of the suite."""
+    try:
+        exe = os.readlink(Path(proc, "exe"))
+    except OSError:
+        return False
+    return exe.startswith(str(folder)) or "/kitgrade-" in exe
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""What the student edition (scripts/dist_student.sh, make dist-student) contains.
+
+  test_dist_student.py [--build]
+
+Checks the archive: no reference/, tests/hidden/, grader/ or tests/grader/; no file whose
+content is a reference or hidden-test file; no solution region in starter/; every lab's
+manifest, starter files and public tests; a Makefile that defaults to IMPL=starter. With
+--build it also unpacks the edition, fills 00-basics with the reference solution (as a
+student who finished would), builds and runs that lab's tests there without CUDA, and runs
+the manifest check, which must hold without reference/ and tests/hidden/. Exit status 0 when all holds.
+"""
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[2]
+TOP = "spmv-kit-student"
+FORBIDDEN = ("reference/", "tests/hidden/", "tests/grader/", "grader/", ".ci/", ".helper/", "build")
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def main():
+    build = "--build" in sys.argv[1:]
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run([str(KIT / "scripts" / "dist_student.sh"), tmp], capture_output=True, text=True)
+        if proc.returncode != 0:
+            print(proc.stdout + proc.stderr)
+            return 1
+        files = {}
+        with tarfile.open(Path(tmp) / f"{TOP}.tar.gz") as t:
+            for m in t.getmembers():
+                if not m.name.startswith(TOP + "/") and m.name != TOP:
+                    problems.append(f"entry outside {TOP}/: {m.name}")
+                if m.isfile():
+                    files[m.name[len(TOP) + 1:]] = t.extractfile(m).read()
+            if build:
+                t.extractall(tmp, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(tmp)
+        for name in files:
+            if name.startswith(FORBIDDEN):
+                problems.append(f"the edition holds {name}")
+        starter_sums = {sha(p.read_bytes()) for p in (KIT / "starter").rglob("*") if p.is_file()}
+        secret = {sha(p.read_bytes()): p.relative_to(KIT).as_posix()
+                  for top in ("reference", "tests/hidden") for p in (KIT / top).rglob("*") if p.is_file()}
+        for name, data in files.items():
+            s = sha(data)
+            if s in secret and s not in starter_sums:
+                problems.append(f"{name} has the content of {secret[s]}")
+            if name.startswith("starter/") and b"BEGIN SOLUTION" in data:
+                problems.append(f"{name} holds a solution region")
+        makefile = files.get("Makefile", b"").decode()
+        if not any(line.split() == ["IMPL", "?=", "starter"] for line in makefile.splitlines()):
+            problems.append("the Makefile does not default to IMPL ?= starter")
+        for manifest in sorted(KIT.glob("labs/[0-9][0-9]-*/manifest.json")):
+            lab = manifest.parent.name
+            if f"labs/{lab}/manifest.json" not in files:
+                problems.append(f"{lab}: manifest missing")
+            for f in json.loads(manifest.read_text())["student_files"]:
+                if f"starter/{lab}/{f}" not in files:
+                    problems.append(f"{lab}: starter/{lab}/{f} missing")
+            for test in (KIT / "tests" / lab).glob("*.cpp"):
+                if f"tests/{lab}/{test.name}" not in files:
+                    problems.append(f"{lab}: public test {test.name} missing")
+        if "matrices/rdb450.mtx" not in files:
+            problems.append("matrices/rdb450.mtx missing")
+        if build and not problems:
+            problems += build_check(Path(tmp) / TOP)
+    for p in problems:
+        print("FAIL", p)
+    print(f"test_dist_student: {len(files)} files checked{' and built' if build else ''}, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def build_check(edition):
+    """A student who finished 00-basics builds and runs its tests in the edition: they pass, and
+    the manifest check holds without reference/ and tests/hidden/."""
+    for f in (KIT / "reference" / "00-basics").iterdir():
+        shutil.copy(f, edition / "starter" / "00-basics" / f.name)
+    steps = [["make", "-j2", "NVCC=", "BUILD=build", "LAB=00-basics", "build/starter/bin/test_00-basics"],
+             ["build/starter/bin/test_00-basics"],
+             [sys.executable, "scripts/check_manifests.py", "build/starter/bin", "00-basics"]]
+    for cmd in steps:
+        proc = subprocess.run(cmd, cwd=edition, capture_output=True, text=True)
+        if proc.returncode != 0:
+            return [f"{' '.join(cmd)} failed in the student edition:\n{(proc.stdout + proc.stderr)[-3000:]}"]
+    return []
+
+
+if __name__ == "__main__":
+    sys.exit(main())
