@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 
 #include "bytes_model.hpp"
-#include "ceiling.hpp"
+#include "copy_ceiling.hpp"
 #include "kit_error.hpp"
 #include "oracle.hpp"
 #include "report.hpp"
@@ -150,7 +150,7 @@ struct Run {
     Options opt;
     std::vector<MatrixSpec> suite;
     std::vector<kit::Variant> variants;  // the registry's, then cuSPARSE's
-    std::map<Backend, Ceiling> ceilings;
+    std::map<Backend, kit::CopyCeiling> ceilings;
     std::map<Backend, bool> on_gpu;
     bool have_cuda = false;
     std::int64_t cpu_max_nnz = 0;
@@ -346,7 +346,7 @@ void run_benchmark(benchmark::State& state, const Job& job) {
     const double flops = static_cast<double>(kit::spmv_flops(rec.nnz));
     rec.gflops = flops / (rec.ms * 1e6);
     rec.gbs = static_cast<double>(r.bytes) / (rec.ms * 1e6);
-    const Ceiling& ceiling = g.ceilings[v.backend];
+    const kit::CopyCeiling& ceiling = g.ceilings[v.backend];
     if (ceiling.gbs > 0 && r.bytes > 0) {
         rec.pct_ceiling = 100.0 * rec.gbs / ceiling.gbs;
         rec.bound_gflops = ceiling.gbs * flops / static_cast<double>(r.bytes);
@@ -388,7 +388,7 @@ void run_benchmark(benchmark::State& state, const Job& job) {
     state.counters["step"] = v.step;
 }
 
-void report_ceiling(benchmark::State& state, const Ceiling& c) {
+void report_ceiling(benchmark::State& state, const kit::CopyCeiling& c) {
     for (auto _ : state) state.SetIterationTime(c.ms / 1e3);
     state.SetLabel(c.device + "; " + c.how);
     state.counters["GBs"] = c.gbs;
@@ -398,26 +398,17 @@ void report_ceiling(benchmark::State& state, const Ceiling& c) {
 // ------------------------------------------------------------------ setup
 
 void measure_ceilings() {
-    const Ceiling cpu = measure_cpu_ceiling(128, 5);
+    const kit::CopyCeiling cpu = kit::measure_cpu_copy_ceiling(128, 5);
     g.ceilings[Backend::cpu] = cpu;
     g.on_gpu[Backend::cpu] = false;
     progress("copy ceiling cpu: %.1f GB/s (%s)", cpu.gbs, cpu.how.c_str());
-#if KIT_HAVE_CUDA
-    if (!kit::backend_unavailable(Backend::cuda)) {
-        const Ceiling c = measure_cuda_ceiling(20);
-        g.ceilings[Backend::cuda] = c;
-        g.on_gpu[Backend::cuda] = true;
-        progress("copy ceiling cuda: %.1f GB/s (%s on %s)", c.gbs, c.how.c_str(), c.device.c_str());
+    for (auto [b, repeats] : {std::pair{Backend::cuda, 20}, std::pair{Backend::opencl, 10}}) {
+        if (kit::backend_unavailable(b)) continue;
+        const kit::CopyCeiling c = kit::measure_device_copy_ceiling(b, 0, repeats);
+        g.ceilings[b] = c;
+        g.on_gpu[b] = c.is_gpu;
+        progress("copy ceiling %s: %.1f GB/s (%s on %s)", kit::to_string(b).c_str(), c.gbs, c.how.c_str(), c.device.c_str());
     }
-#endif
-#if KIT_HAVE_OPENCL
-    if (!kit::backend_unavailable(Backend::opencl)) {
-        const Ceiling c = measure_opencl_ceiling(10);
-        g.ceilings[Backend::opencl] = c;
-        g.on_gpu[Backend::opencl] = c.is_gpu;
-        progress("copy ceiling opencl: %.1f GB/s (%s on %s)", c.gbs, c.how.c_str(), c.device.c_str());
-    }
-#endif
 }
 
 void collect_variants() {

@@ -63,20 +63,6 @@ inline double gflops_bound(int step, int value_bytes, double bandwidth_gbs) {
     return bandwidth_gbs * 2.0 / bytes_per_2_flops(step, value_bytes);
 }
 
-/// @brief Copy-bandwidth ceiling of the OpenCL device: clEnqueueCopyBuffer between two
-/// buffers of `bytes`, timed with profiling events; GB/s counts the bytes read plus the
-/// bytes written (2 * bytes per copy), median of `repeats` after one warm-up copy.
-/// Throws kit::BackendUnavailable where OpenCL is not built in or has no device.
-/// @param bytes [in] size of each buffer (make it several times the device's last-level cache)
-/// @param repeats [in] timed copies
-double opencl_copy_bandwidth_gbs(std::size_t bytes, int repeats);
-
-
-/// @brief The same ceiling on the CUDA device (cudaMemcpy device to device, CUDA events).
-/// Throws kit::BackendUnavailable where CUDA is not built in or has no device.
-/// @param bytes [in] size of each buffer  @param repeats [in] timed copies
-double cuda_copy_bandwidth_gbs(std::size_t bytes, int repeats);
-
 /// @brief Work-items per work-group (threads per block) of every GPU kernel of the lab.
 constexpr int work_group = 128;
 /// @brief Offsets held in local (shared) memory at a time, steps 3-5; more diagonals loop in chunks.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bytes_model.hpp"
+#include "copy_ceiling.hpp"
 #include "dia_path.hpp"
 #include "generators.hpp"
 #include "oracle.hpp"
@@ -94,8 +95,7 @@ double ceiling(kit::Backend b, const Options& o) {
         return 0;
     }
     const std::size_t bytes = static_cast<std::size_t>(o.copy_mb) * 1000 * 1000;
-    const double gbs = b == kit::Backend::opencl ? kit::dia_path::opencl_copy_bandwidth_gbs(bytes, 10)
-                                                 : kit::dia_path::cuda_copy_bandwidth_gbs(bytes, 10);
+    const double gbs = kit::measure_device_copy_ceiling(b, bytes, 10).gbs;
     std::printf("%-7s copy ceiling: %.1f GB/s on %s (%d MB copied, read + written)\n", kit::to_string(b).c_str(), gbs,
                 kit::backend_device_name(b).c_str(), o.copy_mb);
     return gbs;

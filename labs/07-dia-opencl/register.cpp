@@ -25,17 +25,6 @@ const std::vector<dia_path::StepInfo>& dia_path::steps() {
     return list;
 }
 
-#if !KIT_HAVE_OPENCL
-double dia_path::opencl_copy_bandwidth_gbs(std::size_t, int) {
-    throw BackendUnavailable("kit built without OpenCL: no OpenCL copy bandwidth");
-}
-#endif
-#if !KIT_HAVE_CUDA
-double dia_path::cuda_copy_bandwidth_gbs(std::size_t, int) {
-    throw BackendUnavailable("kit built without CUDA: no CUDA copy bandwidth");
-}
-#endif
-
 void register_lab_07_dia_opencl(Registry& r) {
     r.add({"dia-loop", Backend::cpu, "07-dia-opencl", 0, "for each row, for each diagonal: the plain C loop",
            cpu_variant<Dia>([](auto A, auto x, auto y) { cpu::dia_loop_spmv(A, x, y); },

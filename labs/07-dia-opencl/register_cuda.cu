@@ -39,17 +39,6 @@ RunResult run_dia_texture(const CooMatrix& A, const std::vector<double>& x, cons
 
 }  // namespace
 
-double dia_path::cuda_copy_bandwidth_gbs(std::size_t bytes, int repeats) {
-    if (auto why = backend_unavailable(Backend::cuda)) throw BackendUnavailable(*why);
-    if (bytes == 0 || repeats < 1) throw Error("cuda_copy_bandwidth_gbs needs bytes > 0 and repeats >= 1");
-    DeviceBuffer<unsigned char> src(bytes), dst(bytes);
-    const auto ms = time_cuda(repeats, 1, [&] {
-        CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
-    });
-    const double t = median(ms);
-    return t > 0 ? 2.0 * static_cast<double>(bytes) / (t * 1e6) : 0.0;
-}
-
 void register_lab_07_dia_opencl_cuda(Registry& r) {
     const char* lab = "07-dia-opencl";
     const auto bytes = [](const auto& m, count_t vb) { return bytes_of(m, vb); };

@@ -1,13 +1,13 @@
-// OpenCL copy ceiling (see ceiling.hpp).
-#include "ceiling.hpp"
+// OpenCL copy ceiling (see copy_ceiling.hpp).
+#include "copy_ceiling.hpp"
 #include "opencl_runtime.hpp"
 
-namespace bench {
+namespace kit {
 
-Ceiling measure_opencl_ceiling(int repeats) {
-    kit::ocl::Runtime& rt = kit::ocl::runtime();
-    const std::size_t n = (rt.device().is_gpu ? 256u : 64u) << 20;
-    const kit::ocl::Buffer src(n, nullptr), dst(n, nullptr);
+CopyCeiling measure_opencl_copy_ceiling(std::size_t bytes, int repeats) {
+    ocl::Runtime& rt = ocl::runtime();
+    const std::size_t n = bytes ? bytes : std::size_t{rt.device().is_gpu ? 256u : 64u} << 20;
+    const ocl::Buffer src(n, nullptr), dst(n, nullptr);
     const cl_uchar one = 1, two = 2;
     CL_CHECK(clEnqueueFillBuffer(rt.queue(), src.mem(), &one, 1, 0, n, 0, nullptr, nullptr));
     CL_CHECK(clEnqueueFillBuffer(rt.queue(), dst.mem(), &two, 1, 0, n, 0, nullptr, nullptr));
@@ -17,11 +17,11 @@ Ceiling measure_opencl_ceiling(int repeats) {
         cl_event e = nullptr;
         CL_CHECK(clEnqueueCopyBuffer(rt.queue(), src.mem(), dst.mem(), 0, 0, n, 0, nullptr, &e));
         CL_CHECK(clWaitForEvents(1, &e));
-        const double ms = kit::ocl::event_ms(e);
+        const double ms = ocl::event_ms(e);
         if (k >= 0) times.push_back(ms);
     }
-    Ceiling c;
-    c.ms = kit::median(times);
+    CopyCeiling c;
+    c.ms = median(times);
     c.bytes = 2.0 * n;
     c.gbs = c.bytes / (c.ms * 1e6);
     c.how = "clEnqueueCopyBuffer " + std::to_string(n >> 20) + " MiB";
@@ -30,4 +30,4 @@ Ceiling measure_opencl_ceiling(int repeats) {
     return c;
 }
 
-}  // namespace bench
+}  // namespace kit
