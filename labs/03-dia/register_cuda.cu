@@ -1,6 +1,6 @@
 // Lab 03 CUDA variants: one thread per row, offsets from global memory or staged in shared memory.
 #include "cuda_run.hpp"
-#include "dia_device.hpp"
+#include "device_formats.hpp"
 #include "dia_kernels.hpp"
 
 namespace kit {

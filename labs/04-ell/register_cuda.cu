@@ -1,6 +1,6 @@
 // Lab 04 CUDA variants: ELL with one thread per row, and HYB (ELL kernel, then COO kernel).
 #include "cuda_run.hpp"
-#include "ell_device.hpp"
+#include "device_formats.hpp"
 #include "ell_kernels.hpp"
 
 namespace kit {

@@ -4,7 +4,7 @@
 
 #include "bytes_model.hpp"
 #include "cuda_run.hpp"
-#include "dia_device.hpp"  // lab 03's DeviceDia
+#include "device_formats.hpp"
 #include "dia_path.hpp"
 
 namespace kit {
