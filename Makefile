@@ -116,10 +116,10 @@ $(BUILD)/gen/%.cl.cpp: %.cl
 # Registration lists: which labs' variants a binary holds. Regenerated when the lab set changes.
 $(BUILD)/gen/labs-%.cpp: | $(BUILD)/.features
 	@mkdir -p $(@D)
-	@scripts/gen_registration.sh $@ $*
+	@scripts/codegen/gen_registration.sh $@ $*
 $(BUILD)/gen/labs-all.cpp: $(BUILD)/.labs
 	@mkdir -p $(@D)
-	@scripts/gen_registration.sh $@ $(LABS)
+	@scripts/codegen/gen_registration.sh $@ $(LABS)
 $(BUILD)/.labs: FORCE
 	@mkdir -p $(@D); echo "$(LABS)" | cmp -s - $@ || echo "$(LABS)" > $@
 
@@ -190,7 +190,7 @@ features:
 
 ## deps           install missing Debian/Ubuntu packages (as root), or print the command to run
 deps:
-	@scripts/deps.sh
+	@scripts/setup/deps.sh
 
 ## run            every format and backend on the 4x4 example and rdb450, as one table
 run: deps
@@ -200,14 +200,14 @@ run: deps
 ## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
 test: deps
 	@$(MAKE) --no-print-directory all
-	@scripts/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
-	@python3 scripts/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
+	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
+	@python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
 	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi
 
 ## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
 verify-starter:
 	@$(MAKE) --no-print-directory all IMPL=starter
-	@scripts/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
+	@scripts/testing/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
 
 ## sanitize       CPU and OpenCL tests under AddressSanitizer and UBSan (build-asan/, no CUDA)
 sanitize:
@@ -216,19 +216,19 @@ sanitize:
 
 ## starter        regenerate starter/ from reference/ (solution regions become TODOs)
 starter:
-	@python3 scripts/make_starter.py reference starter
+	@python3 scripts/edition/make_starter.py reference starter
 
 ## check-starter  fail if starter/ is out of date with reference/
 check-starter:
-	@python3 scripts/make_starter.py reference starter --check
+	@python3 scripts/edition/make_starter.py reference starter --check
 
 ## docs           Doxygen (no warnings allowed) and the handouts as HTML
 docs:
-	@scripts/make_docs.sh $(BUILD)/docs
+	@scripts/docs/make_docs.sh $(BUILD)/docs
 
 ## dist-student   the student edition: no reference/, no tests/hidden/
 dist-student:
-	@scripts/dist_student.sh $(BUILD)/dist
+	@scripts/edition/dist_student.sh $(BUILD)/dist
 
 ## clean          remove the build folder
 clean:

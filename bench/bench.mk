@@ -31,7 +31,7 @@ bench: deps
 	@if [ ! -e /usr/include/benchmark/benchmark.h ]; then echo "bench: Google Benchmark missing: run 'make deps' (libbenchmark-dev)" >&2; exit 1; fi
 	@$(MAKE) --no-print-directory features $(BENCH_BIN)
 	@mkdir -p $(BENCH_OUT)
-	@. scripts/opencl_env.sh; $(BENCH_BIN) --size=$(SIZE) --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS); \
+	@. scripts/setup/opencl_env.sh; $(BENCH_BIN) --size=$(SIZE) --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS); \
 	  status=$$?; $(MAKE) --no-print-directory bench-plot BENCH_OUT=$(BENCH_OUT); exit $$status
 
 ## bench-plot     draw the PNG plots from OUT=dir/bench.json (needs python3-matplotlib)

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 step=${1:-all}
 jobs=$(nproc)
 export BUILD=${BUILD:-build}
-. scripts/opencl_env.sh
+. scripts/setup/opencl_env.sh
 
 if [ "$step" = build ] || [ "$step" = all ]; then
   mkdir -p "$BUILD" && make --no-print-directory deps >/dev/null 2>&1

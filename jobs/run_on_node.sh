@@ -72,7 +72,7 @@ kit_site_init() {
   . "$KIT_ROOT/jobs/site.env" || { kit_verdict FAILED "jobs/site.env did not load"; exit 2; }
   if declare -F kit_site_setup >/dev/null; then kit_say "site setup: kit_site_setup"; kit_site_setup; fi
   kit_load_modules
-  . scripts/opencl_env.sh
+  . scripts/setup/opencl_env.sh
   IMPL=${IMPL:-$( [ -d reference ] && echo reference || echo starter)}
   BUILD=${BUILD:-build}
   SM=${SM:-$KIT_SM}

@@ -65,8 +65,8 @@ out=$(env -u KIT_ALLOW_NO_GPU bash jobs/sge/00-basics.job 2>&1); rc=$?
   bad "bash jobs/sge/00-basics.job without a GPU: exit status $rc" "$(tail -15 <<<"$out")"
 
 # Grading without the grader stops at once and says so (a kit copy without grader/).
-mkdir -p "$work/nograder/scripts" "$work/subs-one/ann"
-cp -r jobs "$work/nograder/" && cp scripts/opencl_env.sh "$work/nograder/scripts/"
+mkdir -p "$work/nograder/scripts/setup" "$work/subs-one/ann"
+cp -r jobs "$work/nograder/" && cp scripts/setup/opencl_env.sh "$work/nograder/scripts/setup/"
 out=$(cd "$work" && KIT_ROOT=$work/nograder SUBS=$work/subs-one KIT_ALLOW_NO_GPU=1 \
       bash "$work/nograder/jobs/slurm/grade-array.sbatch" 2>&1); rc=$?
 [ $rc = 2 ] && grep -q '^spmv-job: FAILED: grader/grade.py is missing' <<<"$out" &&

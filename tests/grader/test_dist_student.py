@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the student edition (scripts/dist_student.sh, make dist-student) contains.
+"""What the student edition (scripts/edition/dist_student.sh, make dist-student) contains.
 
   test_dist_student.py [--build]
 
@@ -87,7 +87,7 @@ def build_check(edition):
         shutil.copy(f, edition / "starter" / "00-basics" / f.name)
     steps = [["make", "-j2", "NVCC=", "BUILD=build", "LAB=00-basics", "build/starter/bin/test_00-basics"],
              ["build/starter/bin/test_00-basics"],
-             [sys.executable, "scripts/check_manifests.py", "build/starter/bin", "00-basics"]]
+             [sys.executable, "scripts/testing/check_manifests.py", "build/starter/bin", "00-basics"]]
     for cmd in steps:
         proc = subprocess.run(cmd, cwd=edition, capture_output=True, text=True)
         if proc.returncode != 0:

@@ -10,7 +10,7 @@
 # OUT_DIR/spmv-kit-student.files lists the contents.
 set -euo pipefail
 out=${1:?usage: dist_student.sh OUT_DIR}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 name=spmv-kit-student
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

@@ -1,4 +1,4 @@
-# Source this file (". scripts/opencl_env.sh") to make NVIDIA's OpenCL visible when the
+# Source this file (". scripts/setup/opencl_env.sh") to make NVIDIA's OpenCL visible when the
 # driver ships libnvidia-opencl.so.1 but no nvidia.icd is registered under
 # /etc/OpenCL/vendors (common in containers and on some cluster nodes). It builds a vendor
 # folder holding nvidia.icd plus the system's own .icd files, and points OCL_ICD_VENDORS

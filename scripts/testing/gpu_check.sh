@@ -7,7 +7,7 @@ set -uo pipefail
 what=${1:-all}
 out=${OUT:-build/gpu-check}
 mkdir -p "$out"
-. scripts/opencl_env.sh
+. scripts/setup/opencl_env.sh
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 make deps >/dev/null 2>&1
 jobs=$(nproc)
