@@ -47,14 +47,21 @@ GENCODE := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
            -gencode arch=compute_$(lastword $(SM_LIST)),code=compute_$(lastword $(SM_LIST))
 
 # ---------------------------------------------------------------- flags
-INCLUDES  := -Ilabs/common $(addprefix -Ilabs/,$(LABS))
+# Each target sees labs/common and nothing else of the kit, plus, per folder: a lab's own
+# files see their lab (labs/NN, reference/NN, starter/NN), its tests also tests/NN, and every
+# test tests/support. So a file that reaches into another lab does not compile, and
+# scripts/testing/check_includes.py says which line did it.
+INCLUDES  := -Ilabs/common
 DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(CURDIR)/matrices\"
 # CXXFLAGS and NVCCFLAGS are the user's (optimisation, sanitizers); the kit's own flags are
 # added separately so that `make CXXFLAGS=...` never drops include paths or defines.
 CXXFLAGS  ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(DEFINES) $(EXTRA_CXXFLAGS)
-KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(DEFINES) $(EXTRA_NVCCFLAGS)
+KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(EXTRA_CXXFLAGS)
+KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(EXTRA_NVCCFLAGS)
+$(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(BUILD)/obj/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
+$(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(BUILD)/obj/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
+$(BUILD)/obj/tests/%: TEST_INCLUDES := -Itests/support
 LDLIBS    := -lpthread
 ifeq ($(HAVE_CUDA),1)
 EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
@@ -76,9 +83,9 @@ $(if $(filter 1,$(HAVE_OPENCL)),$(patsubst %,$(BUILD)/gen/%.cpp,$(wildcard $(1)/
 endef
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(patsubst $(BUILD)/%,%,$(1)))
 
-KIT_SRC        := $(filter-out labs/common/test_support.cpp labs/common/gtest_main.cpp,$(call sources_in,labs/common))
+KIT_SRC        := $(call sources_in,labs/common)
 KIT_OBJ        := $(call obj,$(KIT_SRC))
-TEST_MAIN_OBJ  := $(call obj,labs/common/test_support.cpp labs/common/gtest_main.cpp)
+TEST_MAIN_OBJ  := $(call obj,$(wildcard tests/support/*.cpp))
 lab_obj         = $(call obj,$(call sources_in,labs/$(1)))
 reg_obj         = $(call obj,$(BUILD)/gen/labs-$(1).cpp)
 student_obj     = $(call obj,$(call sources_in,$(2)/$(1)))
@@ -200,6 +207,7 @@ run: deps
 ## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
 test: deps
 	@$(MAKE) --no-print-directory all
+	@python3 scripts/testing/check_includes.py
 	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
 	@python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
 	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi

@@ -156,11 +156,12 @@ constexpr double kMaxBsrFill = 3.0;
 /// The block size with the fewest bytes in the BCSR model, or the forced one.
 int pick_block_size(const kit::CooMatrix& A, const kit::RunOptions& opt, count_t value_bytes, std::string& note) {
     std::vector<int> candidates = {2, 3, 4, 5, 6, 8};
-    if (opt.block_r > 0 || opt.block_c > 0) {
-        if (opt.block_r != opt.block_c)
-            throw kit::ConversionRefused("cuSPARSE BSR takes square blocks only; asked for " + std::to_string(opt.block_r) +
-                                         "x" + std::to_string(opt.block_c));
-        candidates = {opt.block_r};
+    const int block_r = opt.tunable("block_r"), block_c = opt.tunable("block_c");
+    if (block_r > 0 || block_c > 0) {
+        if (block_r != block_c)
+            throw kit::ConversionRefused("cuSPARSE BSR takes square blocks only; asked for " + std::to_string(block_r) +
+                                         "x" + std::to_string(block_c));
+        candidates = {block_r};
     }
     int best = candidates.front();
     count_t best_bytes = -1, best_blocks = 0;

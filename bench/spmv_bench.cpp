@@ -22,18 +22,14 @@
 #include <sys/stat.h>
 
 #include "bytes_model.hpp"
+#include "checked_run.hpp"
 #include "copy_ceiling.hpp"
 #include "kit_error.hpp"
-#include "oracle.hpp"
 #include "report.hpp"
 #include "suite.hpp"
 #include "variants.hpp"
 #if KIT_HAVE_CUDA
 #include "cusparse_baselines.hpp"
-#endif
-#if __has_include("dia_path.hpp")
-#include "dia_path.hpp"  // lab 07's per-step bounds (the case study's bytes per 2 flops)
-#define BENCH_HAVE_DIA_PATH 1
 #endif
 
 namespace bench {
@@ -128,14 +124,12 @@ std::string millions(std::int64_t n) {
 
 // ------------------------------------------------------------------ state of the run
 
-/// The matrix the benchmarks currently use, with its vectors, oracle result and tolerances.
+/// The matrix the benchmarks currently use, with its vectors and the oracle's answer.
 /// Only one is held at a time: benchmarks run in registration order, matrix by matrix.
 struct Loaded {
     int index = -1;
-    kit::CooMatrix A;
-    std::vector<double> x, y, y_ref;
-    std::map<Precision, std::vector<double>> tolerance;
-    std::string error;  // the matrix could not be made or read
+    std::unique_ptr<kit::Reference> ref;  // null until made, and when making it failed
+    std::string error;                    // the matrix could not be made or read
 };
 
 struct Job {
@@ -163,10 +157,6 @@ struct Run {
 
 Run g;
 
-double eps_of(Precision p) {
-    return p == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
-}
-
 const Loaded& load(int index) {
     if (g.loaded.index == index) return g.loaded;
     g.loaded = Loaded{};  // free the previous matrix first
@@ -176,30 +166,24 @@ const Loaded& load(int index) {
              millions(spec.nnz_estimate).c_str());
     const double t0 = elapsed_s();
     try {
-        g.loaded.A = spec.make();
-        if (!g.loaded.A.is_normalized()) g.loaded.A.normalize();
+        kit::CooMatrix A = spec.make();
+        if (!A.is_normalized()) A.normalize();
+        // random vectors: zeros would hide unwritten outputs and wrong indexing
+        std::mt19937_64 rng(1000 + index);
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        std::vector<double> x(A.cols), y(A.rows);
+        for (double& v : x) v = u(rng);
+        for (double& v : y) v = u(rng);
+        g.loaded.ref = std::make_unique<kit::Reference>(std::move(A), std::move(x), std::move(y));
     } catch (const std::exception& e) {
         g.loaded.error = std::string("cannot make ") + spec.name + ": " + e.what();
         progress("%s", g.loaded.error.c_str());
         return g.loaded;
     }
-    // random vectors: zeros would hide unwritten outputs and wrong indexing
-    std::mt19937_64 rng(1000 + index);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    g.loaded.x.resize(g.loaded.A.cols);
-    g.loaded.y.resize(g.loaded.A.rows);
-    for (double& v : g.loaded.x) v = u(rng);
-    for (double& v : g.loaded.y) v = u(rng);
-    g.loaded.y_ref = kit::oracle_spmv(g.loaded.A, g.loaded.x, g.loaded.y);
+    const kit::CooMatrix& A = g.loaded.ref->matrix();
     progress("matrix %d/%zu %s: %d x %d, %s nnz, made and run through the oracle in %.1f s", index + 1, g.suite.size(),
-             spec.name.c_str(), g.loaded.A.rows, g.loaded.A.cols, millions(g.loaded.A.nnz()).c_str(), elapsed_s() - t0);
+             spec.name.c_str(), A.rows, A.cols, millions(A.nnz()).c_str(), elapsed_s() - t0);
     return g.loaded;
-}
-
-const std::vector<double>& tolerance(Loaded& m, Precision p) {
-    auto it = m.tolerance.find(p);
-    if (it == m.tolerance.end()) it = m.tolerance.emplace(p, kit::spmv_tolerance(m.A, m.x, m.y, eps_of(p))).first;
-    return it->second;
 }
 
 double relative_error(const std::vector<double>& ref, const std::vector<double>& y) {
@@ -224,22 +208,17 @@ kit::RunOptions run_options(const Job& job, std::int64_t nnz) {
                     ? g.opt.repeats
                     : static_cast<int>(std::clamp<std::int64_t>(20'000'000 / std::max<std::int64_t>(nnz, 1), 3, g.opt.repeats));
     o.flush_l2 = job.variant->backend == Backend::cuda;
-    o.block_r = job.block_r;
-    o.block_c = job.block_c;
+    o.tunables["block_r"] = job.block_r;
+    o.tunables["block_c"] = job.block_c;
     return o;
 }
 
 std::string key_of(int matrix, Precision p) { return g.suite[matrix].name + "/" + kit::to_string(p); }
 
 /// Median time of a checked run, or a negative value if it failed or was wrong.
-double checked_median_ms(const kit::Variant& v, Loaded& m, const kit::RunOptions& o) {
-    try {
-        const kit::RunResult r = v.run(m.A, m.x, m.y, o);
-        if (kit::compare_with_oracle(m.y_ref, r.y, tolerance(m, o.precision)).row >= 0) return -1;
-        return r.median_ms();
-    } catch (const std::exception&) {
-        return -1;
-    }
+double checked_median_ms(const kit::Variant& v, const Loaded& m, const kit::RunOptions& o) {
+    const kit::CheckedRun c = kit::run_checked(v, *m.ref, o);
+    return c.status == kit::RunStatus::ok ? c.result.median_ms() : -1;
 }
 
 void note_baseline(const std::string& key, double ms) {
@@ -249,13 +228,13 @@ void note_baseline(const std::string& key, double ms) {
 
 /// Fastest cuSPARSE CSR time on this matrix and precision; runs the baselines (unreported)
 /// if their own benchmarks were filtered out. 0 if there is none.
-double csr_baseline(const Job& job, Loaded& m) {
+double csr_baseline(const Job& job, const Loaded& m) {
     const std::string key = key_of(job.matrix, job.precision);
     for (const kit::Variant& v : g.variants) {
         if (!is_csr_baseline(v) || !g.baseline_runs.insert(key + "/" + v.name).second) continue;
         Job b = job;
         b.variant = &v;
-        note_baseline(key, checked_median_ms(v, m, run_options(b, m.A.nnz())));
+        note_baseline(key, checked_median_ms(v, m, run_options(b, m.ref->matrix().nnz())));
     }
     const auto it = g.csr_baseline_ms.find(key);
     return it == g.csr_baseline_ms.end() ? 0.0 : it->second;
@@ -272,12 +251,12 @@ void skip_impl(S& s, const std::string& m, long) {
     s.SkipWithError(m.c_str());  // older versions only know errors; the message says SKIPPED
 }
 
-void finish_not_ok(benchmark::State& state, Record& rec, const std::string& status, const std::string& message) {
-    rec.status = status;
+void finish_not_ok(benchmark::State& state, Record& rec, kit::RunStatus status, const std::string& message) {
+    rec.status = kit::to_string(status);
     rec.message = message;
     g.records.push_back(rec);
-    const std::string text = status + ": " + message;
-    if (status == "WRONG" || status == "ERROR") state.SkipWithError(text.c_str());
+    const std::string text = rec.status + ": " + message;
+    if (kit::is_failure(status)) state.SkipWithError(text.c_str());
     else skip_impl(state, text, 0);
 }
 
@@ -317,30 +296,19 @@ void run_benchmark(benchmark::State& state, const Job& job) {
     rec.gpu = runs_on_gpu(v.backend);
 
     load(job.matrix);
-    Loaded& m = g.loaded;
-    if (!m.error.empty()) return finish_not_ok(state, rec, "SKIPPED", m.error);
-    rec.nnz = m.A.nnz();
+    const Loaded& m = g.loaded;
+    if (!m.error.empty()) return finish_not_ok(state, rec, kit::RunStatus::skipped, m.error);
+    rec.nnz = m.ref->matrix().nnz();
     const kit::RunOptions o = run_options(job, rec.nnz);
 
-    kit::RunResult r;
-    try {
-        r = v.run(m.A, m.x, m.y, o);
-    } catch (const kit::TodoError& e) {
-        return finish_not_ok(state, rec, "TODO", e.what());
-    } catch (const kit::ConversionRefused& e) {
-        return finish_not_ok(state, rec, "SKIPPED", e.what());
-    } catch (const kit::BackendUnavailable& e) {
-        return finish_not_ok(state, rec, "SKIPPED", e.what());
-    } catch (const std::exception& e) {
-        return finish_not_ok(state, rec, "ERROR", e.what());
-    }
+    const kit::CheckedRun c = kit::run_checked(v, *m.ref, o);
+    const kit::RunResult& r = c.result;
     rec.device = r.device;
     rec.note = r.note;
-    rec.error = relative_error(m.y_ref, r.y);
-    const kit::Mismatch bad = kit::compare_with_oracle(m.y_ref, r.y, tolerance(m, job.precision));
-    if (bad.row >= 0) return finish_not_ok(state, rec, "WRONG", v.lab + " step " + std::to_string(v.step) + ": " + kit::describe(bad));
+    if (c.status == kit::RunStatus::ok || c.status == kit::RunStatus::wrong) rec.error = relative_error(m.ref->expected(), r.y);
+    if (c.status != kit::RunStatus::ok) return finish_not_ok(state, rec, c.status, c.message);
     if (r.times_ms.empty() || r.median_ms() <= 0)
-        return finish_not_ok(state, rec, "ERROR", "the variant returned no timings");
+        return finish_not_ok(state, rec, kit::RunStatus::error, "the variant returned no timings");
 
     rec.ms = r.median_ms();
     const double flops = static_cast<double>(kit::spmv_flops(rec.nnz));
@@ -351,10 +319,8 @@ void run_benchmark(benchmark::State& state, const Job& job) {
         rec.pct_ceiling = 100.0 * rec.gbs / ceiling.gbs;
         rec.bound_gflops = ceiling.gbs * flops / static_cast<double>(r.bytes);
     }
-#ifdef BENCH_HAVE_DIA_PATH
-    if (v.lab == "07-dia-opencl" && v.step >= 1 && v.step <= 5 && ceiling.gbs > 0)
-        rec.step_bound_gflops = kit::dia_path::gflops_bound(v.step, job.precision == Precision::f32 ? 4 : 8, ceiling.gbs);
-#endif
+    if (v.lab_bytes_per_2flops && ceiling.gbs > 0)  // a lab's own bytes model (lab 07's case study)
+        rec.step_bound_gflops = ceiling.gbs * 2.0 / v.lab_bytes_per_2flops(job.precision == Precision::f32 ? 4 : 8);
     if (rec.pct_ceiling > 105.0)
         rec.note = "above ceiling: cache" + std::string(rec.note.empty() ? "" : "; ") + rec.note;
     if (is_csr_baseline(v)) {

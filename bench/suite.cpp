@@ -5,13 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "block_fem.hpp"
 #include "generators.hpp"
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
-#if __has_include("block_fem.hpp")
-#include "block_fem.hpp"  // lab 05's FEM-like generator
-#define BENCH_HAVE_BLOCK_FEM 1
-#endif
 
 namespace bench {
 namespace {
@@ -131,10 +128,8 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
         p.m = d.rdb_m;
         return kit::generate_rdb(p);
     });
-#ifdef BENCH_HAVE_BLOCK_FEM
     add(grid_name("fem_q1_dof3", d.fem_n, d.fem_n), "fem-block", {"bcsr"}, 81LL * d.fem_n * d.fem_n,
         [d] { return kit::generate_block_fem(d.fem_n, d.fem_n, 3, 11); });
-#endif
     add("random32_" + std::to_string(d.random_n), "random", {"csr-vector"}, 32LL * d.random_n,
         [d] { return kit::generate_random(d.random_n, d.random_n, 32, 21); });
     add("power_law_" + std::to_string(d.power_n), "power-law", {"csr5"}, 13LL * d.power_n,

@@ -3,10 +3,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "checked_run.hpp"
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
-#include "oracle.hpp"
-#include "variants.hpp"
 
 namespace {
 
@@ -19,28 +18,27 @@ void print_vector(const char* label, const std::vector<double>& v) {
 int exercise(const char* title, const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y) {
     std::printf("\n== %s: %d x %d, %lld nonzeros\n", title, A.rows, A.cols, static_cast<long long>(A.nnz()));
     print_vector("input ", y);
-    const auto expected = kit::oracle_spmv(A, x, y);
+    const kit::Reference ref(A, x, y);
+    kit::RunOptions opt;
+    opt.precision = kit::Precision::f32;  // the exercise uses float
     int failures = 0;
     for (kit::Backend b : {kit::Backend::cpu, kit::Backend::cuda}) {
         const kit::Variant* v = kit::registry().find("csr", b);
         if (!v) continue;
-        if (auto why = kit::backend_unavailable(b)) {
-            std::printf("-- %s: skipped (%s)\n", kit::to_string(b).c_str(), why->c_str());
+        const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
+        if (c.status == kit::RunStatus::skipped) {
+            std::printf("-- %s: skipped (%s)\n", kit::to_string(b).c_str(), c.message.c_str());
             continue;
         }
-        try {
-            kit::RunOptions opt;
-            opt.precision = kit::Precision::f32;  // the exercise uses float
-            const kit::RunResult r = v->run(A, x, y, opt);
-            std::printf("-- %s (%s):\n", kit::to_string(b).c_str(), r.device.c_str());
-            print_vector("output", r.y);
-            const auto m = kit::compare_with_oracle(expected, r.y, kit::spmv_tolerance(A, x, y, 1.2e-7));
-            std::printf("  check against the oracle: %s\n", kit::describe(m).c_str());
-            failures += m.row >= 0;
-        } catch (const kit::Error& e) {
-            std::printf("-- %s: %s\n", kit::to_string(b).c_str(), e.what());
+        if (c.status != kit::RunStatus::ok && c.status != kit::RunStatus::wrong) {
+            std::printf("-- %s: %s: %s\n", kit::to_string(b).c_str(), kit::to_string(c.status).c_str(), c.message.c_str());
             ++failures;
+            continue;
         }
+        std::printf("-- %s (%s):\n", kit::to_string(b).c_str(), c.result.device.c_str());
+        print_vector("output", c.result.y);
+        std::printf("  check against the oracle: %s\n", kit::describe(c.mismatch).c_str());
+        failures += c.status != kit::RunStatus::ok;
     }
     return failures;
 }

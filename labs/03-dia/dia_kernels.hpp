@@ -17,9 +17,6 @@ void dia_spmv(DiaView<T> A, const T* x, T* y);
 }  // namespace kit::cpu
 
 namespace kit::cuda {
-/// Diagonal offsets one thread block stages in shared memory at a time (step 3).
-constexpr int kDiaOffsetChunk = 256;
-
 /// @brief Naive kernel (Bell and Garland): each thread computes y[row] += A[row,:] * x,
 /// reading offsets[d] from global memory and data[d * pitch + row] for every diagonal d.
 /// @param A [in] DIA matrix (device pointers)  @param x [in] device x  @param y [in,out] device y

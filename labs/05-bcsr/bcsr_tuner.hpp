@@ -82,16 +82,17 @@ const BcsrProfile& active_profile();
 /// @param choice [in] the tuner's answer  @param profile [in] the profile it used
 std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profile);
 
-/// @brief Prints the tuner's table, one line per shape (fill, nz_d, P_dense, estimate), and
-/// the pick, for `spmv-kit run --block auto`.
+/// @brief The tuner's table, one line per shape (fill, nz_d, P_dense, estimate), and the
+/// pick: what `spmv-kit run --block auto` prints before the result.
 /// @param choice [in] the tuner's answer  @param profile [in] the profile it used
-void print_choice(const TunerChoice& choice, const BcsrProfile& profile);
+std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile);
 
 /// @brief The block shape a BCSR variant runs with, and the note that says why.
 struct BlockPick {
     int r = 1;         ///< rows per block
     int c = 1;         ///< columns per block
-    std::string note;  ///< "block 2x2 (given)" or describe_choice()
+    std::string note;     ///< "block 2x2 (given)" or describe_choice()
+    std::string details;  ///< format_choice() when the tuner chose, else ""
 };
 
 /// @brief The shape opt asks for (block_r, block_c both > 0), or else the tuner's choice

@@ -59,24 +59,30 @@ std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profil
     return s.str();
 }
 
-void print_choice(const TunerChoice& choice, const BcsrProfile& profile) {
-    std::printf("tuner      profile %s (%s), sigma %g\n", profile.source.c_str(),
-                profile.device.empty() ? "device not recorded" : profile.device.c_str(), choice.sigma);
-    std::printf("tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   estimate GFLOP/s\n");
-    for (const BlockEstimate& e : choice.shapes)
-        std::printf("tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %16.3f%s\n", e.r, e.c, e.fill, e.stored,
-                    static_cast<long long>(e.profile_nnz), e.dense_gflops, e.estimate,
-                    e.r == choice.best.r && e.c == choice.best.c ? "   <- pick" : "");
+std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile) {
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof line, "tuner      profile %s (%s), sigma %g\n", profile.source.c_str(),
+                  profile.device.empty() ? "device not recorded" : profile.device.c_str(), choice.sigma);
+    out += line;
+    out += "tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   estimate GFLOP/s\n";
+    for (const BlockEstimate& e : choice.shapes) {
+        std::snprintf(line, sizeof line, "tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %16.3f%s\n", e.r, e.c,
+                      e.fill, e.stored, static_cast<long long>(e.profile_nnz), e.dense_gflops, e.estimate,
+                      e.r == choice.best.r && e.c == choice.best.c ? "   <- pick" : "");
+        out += line;
+    }
     if (is_placeholder(profile))
-        std::printf("tuner      note: this profile holds placeholder figures, not measurements: run "
-                    "'spmv-kit tune-profile --out FILE' on the GPU and set KIT_BCSR_PROFILE=FILE\n");
+        out += "tuner      note: this profile holds placeholder figures, not measurements: run "
+               "'spmv-kit tune-profile --out FILE' on the GPU and set KIT_BCSR_PROFILE=FILE\n";
+    return out;
 }
 
 BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOptions& opt) {
     BlockPick pick;
-    if (opt.block_r > 0 && opt.block_c > 0) {
-        pick.r = opt.block_r;
-        pick.c = opt.block_c;
+    if (opt.tunable("block_r") > 0 && opt.tunable("block_c") > 0) {
+        pick.r = opt.tunable("block_r");
+        pick.c = opt.tunable("block_c");
         pick.note = "block " + std::to_string(pick.r) + "x" + std::to_string(pick.c) + " (given)";
         return pick;
     }
@@ -85,6 +91,7 @@ BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOp
     pick.r = choice.best.r;
     pick.c = choice.best.c;
     pick.note = describe_choice(choice, profile);
+    pick.details = format_choice(choice, profile);
     return pick;
 }
 

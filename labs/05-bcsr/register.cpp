@@ -1,5 +1,5 @@
 // Lab 05 variants: "bcsr" on the CPU; "bcsr-2kernel" and "bcsr-warp" on CUDA (register_cuda.cu).
-// Each honours RunOptions::block_r/block_c; 0 asks the autotuner (bcsr_tuner.hpp).
+// Each honours the tunables "block_r"/"block_c" of RunOptions; absent, it asks the autotuner (bcsr_tuner.hpp).
 #include "bcsr_kernels.hpp"
 #include "bcsr_tuner.hpp"
 #include "bytes_model.hpp"
@@ -15,8 +15,9 @@ RunResult run_bcsr_cpu(const CooMatrix& A, const std::vector<double>& x, const s
         const bcsr::BlockPick pick = bcsr::pick_block(A, "bcsr", opt);
         const Bcsr<T> m = Bcsr<T>::from_coo(A, pick.r, pick.c);
         RunResult out = run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) { cpu::bcsr_spmv(m.view(), xp, yp); });
-        out.bytes = bcsr_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, sizeof(T));
+        out.bytes = bcsr_bytes_of(m, sizeof(T));
         out.note = pick.note + "; " + bcsr::describe_fill(m.fill(), m.blocks(), m.r, m.c);
+        out.details = pick.details;
         return out;
     });
 }

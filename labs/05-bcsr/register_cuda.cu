@@ -1,9 +1,9 @@
 // Lab 05 CUDA variants: the GOSpMV two-kernel scheme and the fused warp-per-block-row kernel.
-#include "bcsr_device.hpp"
 #include "bcsr_kernels.hpp"
 #include "bcsr_tuner.hpp"
 #include "bytes_model.hpp"
 #include "cuda_run.hpp"
+#include "device_formats.hpp"
 
 namespace kit {
 namespace {
@@ -19,10 +19,11 @@ RunFunction bcsr_cuda_variant(const std::string& name, bool two_kernel, Call cal
             const Bcsr<T> host = Bcsr<T>::from_coo(A, pick.r, pick.c);
             DeviceBcsr<T> dev(host);
             RunResult out = run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { call(dev, xp, yp); });
-            out.bytes = bcsr_bytes(host.rows, host.cols, host.blocks(), host.r, host.c, sizeof(T));
+            out.bytes = bcsr_bytes_of(host, sizeof(T));
             // The two-kernel scheme also writes and reads back r partial sums per block.
             if (two_kernel) out.bytes += 2 * static_cast<count_t>(host.blocks()) * host.r * sizeof(T);
             out.note = pick.note + "; " + bcsr::describe_fill(host.fill(), host.blocks(), host.r, host.c);
+            out.details = pick.details;
             return out;
         });
     };

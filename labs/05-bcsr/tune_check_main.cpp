@@ -4,17 +4,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "bcsr_tuner.hpp"
 #include "block_fem.hpp"
-#include "bytes_model.hpp"
+#include "checked_run.hpp"
 #include "generators.hpp"
 #include "kit_error.hpp"
-#include "oracle.hpp"
-#include "variants.hpp"
 
 namespace {
 
@@ -58,25 +55,17 @@ struct Timing {
     std::string problem;  // why there is no figure
 };
 
-Timing time_shape(const kit::Variant& v, const kit::CooMatrix& A, const std::vector<double>& x,
-                  const std::vector<double>& y, const std::vector<double>& expected, const std::vector<double>& tol,
-                  kit::RunOptions opt, int r, int c) {
-    opt.block_r = r;
-    opt.block_c = c;
+Timing time_shape(const kit::Variant& v, const kit::Reference& ref, kit::RunOptions opt, int r, int c) {
+    opt.tunables["block_r"] = r;
+    opt.tunables["block_c"] = c;
+    const kit::CheckedRun run = kit::run_checked(v, ref, opt);
     Timing t;
-    kit::RunResult res;
-    try {
-        res = v.run(A, x, y, opt);
-    } catch (const kit::ConversionRefused&) {
-        t.problem = "refused";
-        return t;
+    switch (run.status) {
+        case kit::RunStatus::ok: t.gflops = run.gflops; break;
+        case kit::RunStatus::refused: t.problem = "refused"; break;
+        case kit::RunStatus::wrong: t.problem = "WRONG: " + run.message; break;
+        default: throw kit::Error(kit::to_string(run.status) + ": " + run.message);
     }
-    const kit::Mismatch m = kit::compare_with_oracle(expected, res.y, tol);
-    if (m.row >= 0) {
-        t.problem = "WRONG: " + kit::describe(m);
-        return t;
-    }
-    t.gflops = static_cast<double>(kit::spmv_flops(A.nnz())) / (res.median_ms() * 1e6);
     return t;
 }
 
@@ -122,16 +111,14 @@ int main(int argc, char** argv) {
         std::printf("device %s, %s, median of %d repeats, L2 flushed; profile %s (%s)\n",
                     kit::backend_device_name(backend).c_str(), kit::to_string(opt.precision).c_str(),
                     opt.repeats, profile.source.c_str(), profile.device.c_str());
-        const double eps = opt.precision == kit::Precision::f32 ? std::numeric_limits<float>::epsilon()
-                                                                : std::numeric_limits<double>::epsilon();
         int misses = 0, checks = 0;
         for (const Bench& b : benchmarks(quick)) {
-            const kit::CooMatrix A = b.make();
-            std::vector<double> x(A.cols), y(A.rows);
+            kit::CooMatrix made = b.make();
+            std::vector<double> x(made.cols), y(made.rows);
             for (std::size_t j = 0; j < x.size(); ++j) x[j] = 1.0 + static_cast<double>(j % 7) / 8;
             for (std::size_t i = 0; i < y.size(); ++i) y[i] = 0.5 - static_cast<double>(i % 5) / 8;
-            const auto expected = kit::oracle_spmv(A, x, y);
-            const auto tol = kit::spmv_tolerance(A, x, y, eps);
+            const kit::Reference ref(std::move(made), std::move(x), std::move(y));
+            const kit::CooMatrix& A = ref.matrix();
             std::printf("\n== %s: %d x %d, %lld nonzeros\n", b.name.c_str(), A.rows, A.cols,
                         static_cast<long long>(A.nnz()));
             for (const std::string& name : names) {
@@ -144,7 +131,7 @@ int main(int argc, char** argv) {
                 for (int r = 1; r <= 4; ++r) {
                     std::printf("%-13s          %d  ", "", r);
                     for (int c = 1; c <= 4; ++c) {
-                        const Timing t = time_shape(*v, A, x, y, expected, tol, opt, r, c);
+                        const Timing t = time_shape(*v, ref, opt, r, c);
                         if (t.problem.rfind("WRONG", 0) == 0)
                             throw kit::Error(name + " " + std::to_string(r) + "x" + std::to_string(c) +
                                              " on " + b.name + ": " + t.problem);

@@ -15,19 +15,18 @@ namespace kit {
 /// @param A [in] normalized hub matrix  @param opt [in] run options (csr5_omega, csr5_sigma)
 template <class T>
 Csr5<T> csr5_for_run(const CooMatrix& A, const RunOptions& opt) {
-    return Csr5<T>::from_coo(A, {opt.csr5_omega, opt.csr5_sigma});
+    return Csr5<T>::from_coo(A, {opt.tunable("csr5_omega"), opt.tunable("csr5_sigma")});
 }
 
 /// @brief Fills the bytes model and the note of a CSR5 run.
 ///
 /// Bytes: the CSR arrays, tile_ptr, and the descriptors as stored (8 bytes per lane of a
-/// complete tile, plus the empty_offset lists), from csr5_bytes.
+/// complete tile, plus the empty_offset lists), from csr5_bytes_of.
 /// @param m [in] the converted matrix  @param out [in,out] the run's result
 template <class T>
 void describe_csr5_run(const Csr5<T>& m, RunResult& out) {
-    out.bytes = csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), 0, sizeof(T)) + m.descriptor_bytes();
-    out.note = "omega " + std::to_string(m.omega) + ", sigma " + std::to_string(m.sigma) + ", " +
-               std::to_string(m.full_tiles()) + " complete tiles";
+    out.bytes = csr5_bytes_of(m, sizeof(T));
+    out.note = describe_layout(m);
 }
 
 }  // namespace kit

@@ -1,5 +1,5 @@
 // Lab 06 variants: "csr5" on the CPU (step 2) and, in register_cuda.cu, on CUDA (steps 3-4).
-// Both read the tile shape from RunOptions::csr5_omega / csr5_sigma (0: the defaults).
+// Both read the tile shape from the tunables "csr5_omega" / "csr5_sigma" of RunOptions (absent: the defaults).
 #include "csr5_kernels.hpp"
 #include "csr5_run.hpp"
 

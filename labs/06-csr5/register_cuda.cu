@@ -2,35 +2,10 @@
 #include "csr5_kernels.hpp"
 #include "csr5_run.hpp"
 #include "cuda_run.hpp"
+#include "device_formats.hpp"
 
 namespace kit {
 namespace {
-
-/// CSR5 arrays in GPU memory, plus the scratch the tile kernel writes its carries to.
-template <class T>
-struct DeviceCsr5 {
-    Csr5View<T> host;  // sizes and parameters; its pointers are host pointers and never used here
-    DeviceBuffer<index_t> row_ptr, empty_offset_ptr, empty_offset, col_idx;
-    DeviceBuffer<std::uint32_t> tile_ptr;
-    DeviceBuffer<std::uint64_t> tile_desc;
-    DeviceBuffer<T> vals, carry;
-    explicit DeviceCsr5(const Csr5<T>& h)
-        : host(h.view()), row_ptr(h.row_ptr), empty_offset_ptr(h.empty_offset_ptr), empty_offset(h.empty_offset),
-          col_idx(h.col_idx), tile_ptr(h.tile_ptr), tile_desc(h.tile_desc), vals(h.vals),
-          carry(static_cast<std::size_t>(h.full_tiles())) {}
-    Csr5View<T> view() {
-        Csr5View<T> v = host;
-        v.row_ptr = row_ptr.data();
-        v.tile_ptr = tile_ptr.data();
-        v.tile_desc = tile_desc.data();
-        v.empty_offset_ptr = empty_offset_ptr.data();
-        v.empty_offset = empty_offset.data();
-        v.col_idx = col_idx.data();
-        v.vals = vals.data();
-        v.carry = carry.data();  // scratch: the SpMV overwrites it on every call
-        return v;
-    }
-};
 
 RunResult run_csr5_cuda(const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
                         const RunOptions& opt) {

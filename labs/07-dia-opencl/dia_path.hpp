@@ -22,6 +22,7 @@
 #include "dia.hpp"
 #include "kit_error.hpp"
 #include "types.hpp"
+#include "variants.hpp"
 
 namespace kit {
 
@@ -63,10 +64,17 @@ inline double gflops_bound(int step, int value_bytes, double bandwidth_gbs) {
     return bandwidth_gbs * 2.0 / bytes_per_2_flops(step, value_bytes);
 }
 
+/// @brief Gives a registered step the case study's bytes model, so the benchmark can show
+/// the 2010 bound beside the measured figures (Variant::lab_bytes_per_2flops).
+/// @param v [in,out] a variant of steps 1-5, as Registry::add returned it
+inline void attach_case_study_model(Variant& v) {
+    v.lab_bytes_per_2flops = [step = v.step](int value_bytes) {
+        return static_cast<double>(bytes_per_2_flops(step, value_bytes));
+    };
+}
+
 /// @brief Work-items per work-group (threads per block) of every GPU kernel of the lab.
 constexpr int work_group = 128;
-/// @brief Offsets held in local (shared) memory at a time, steps 3-5; more diagonals loop in chunks.
-constexpr int offset_chunk = 256;
 /// @brief Pitch multiple of the aligned layout (steps 2-5): 32 floats = 128 bytes.
 constexpr index_t aligned_pitch = 32;
 

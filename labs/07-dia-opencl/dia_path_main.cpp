@@ -12,7 +12,7 @@
 #include "copy_ceiling.hpp"
 #include "dia_path.hpp"
 #include "generators.hpp"
-#include "oracle.hpp"
+#include "checked_run.hpp"
 #include "variants.hpp"
 
 namespace {
@@ -111,10 +111,7 @@ int run(const Options& o) {
     std::vector<double> x(A.cols), y(A.rows);
     for (double& v : x) v = u(rng);
     for (double& v : y) v = u(rng);
-    const auto expected = kit::oracle_spmv(A, x, y);
-    const double eps = o.precision == kit::Precision::f32 ? std::numeric_limits<float>::epsilon()
-                                                          : std::numeric_limits<double>::epsilon();
-    const auto tol = kit::spmv_tolerance(A, x, y, eps);
+    const kit::Reference ref(A, std::move(x), std::move(y));
 
     const double cl_gbs = ceiling(kit::Backend::opencl, o);
     const double cuda_gbs = o.cuda ? ceiling(kit::Backend::cuda, o) : 0.0;
@@ -128,28 +125,22 @@ int run(const Options& o) {
         if (s.backend == kit::Backend::cuda && !o.cuda) continue;
         std::printf("%-4d %-12s %-7s ", s.step, s.variant, kit::to_string(s.backend).c_str());
         const kit::Variant* v = kit::registry().find(s.variant, s.backend);
-        if (auto why = kit::backend_unavailable(s.backend); why || !v) {
-            std::printf("SKIPPED: %s\n", why ? why->c_str() : "not registered in this build");
+        if (!v) {
+            std::printf("SKIPPED: not registered in this build\n");
             continue;
         }
-        kit::RunResult r;
-        try {
-            kit::RunOptions opt;
-            opt.precision = o.precision;
-            opt.repeats = o.repeats;
-            opt.flush_l2 = o.flush;
-            r = v->run(A, x, y, opt);
-        } catch (const kit::BackendUnavailable& e) {
-            std::printf("SKIPPED: %s\n", e.what());
-            continue;
-        } catch (const std::exception& e) {
-            std::printf("ERROR: %s\n", e.what());
-            ++bad;
+        kit::RunOptions opt;
+        opt.precision = o.precision;
+        opt.repeats = o.repeats;
+        opt.flush_l2 = o.flush;
+        const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
+        if (c.status != kit::RunStatus::ok && c.status != kit::RunStatus::wrong) {
+            std::printf("%s: %s\n", kit::to_string(c.status).c_str(), c.message.c_str());
+            bad += c.status == kit::RunStatus::todo || kit::is_failure(c.status);
             continue;
         }
-        const kit::Mismatch m = kit::compare_with_oracle(expected, r.y, tol);
-        const double ms = r.median_ms();
-        const double gflops = ms > 0 ? static_cast<double>(kit::spmv_flops(A.nnz())) / (ms * 1e6) : 0.0;
+        const double ms = c.result.median_ms();
+        const double gflops = c.gflops;
         const double gbs = s.backend == kit::Backend::cuda ? cuda_gbs : cl_gbs;
         const int model = kit::dia_path::bytes_per_2_flops(s.step, vb);
         std::printf("%10.3f %9.2f %8d ", ms, gflops, model);
@@ -158,8 +149,8 @@ int run(const Options& o) {
             const double bound = kit::dia_path::gflops_bound(s.step, vb, gbs);
             std::printf("%9.2f %7.1f%%  ", bound, 100.0 * gflops / bound);
         }
-        std::printf("%s\n", m.row < 0 ? "ok" : ("WRONG: " + kit::describe(m)).c_str());
-        bad += m.row >= 0;
+        std::printf("%s\n", c.status == kit::RunStatus::ok ? "ok" : ("WRONG: " + c.message).c_str());
+        bad += c.status != kit::RunStatus::ok;
     }
     std::printf("\nThe CPU step runs on one host thread and has no device bound. History: the case study\n"
                 "measured 13.1, 13.9, 24.5, 32.9, 49.2 GFLOP/s for steps 1-5 on a Radeon HD 5870, against\n"

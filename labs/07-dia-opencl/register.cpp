@@ -28,9 +28,8 @@ const std::vector<dia_path::StepInfo>& dia_path::steps() {
 void register_lab_07_dia_opencl(Registry& r) {
     r.add({"dia-loop", Backend::cpu, "07-dia-opencl", 0, "for each row, for each diagonal: the plain C loop",
            cpu_variant<Dia>([](auto A, auto x, auto y) { cpu::dia_loop_spmv(A, x, y); },
-                            [](const auto& m, count_t vb) {
-                                return dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, vb);
-                            })});
+                            [](const auto& m, count_t vb) { return dia_bytes_of(m, vb); },
+                            [](const auto& m) { return describe_layout(m); })});
 #if KIT_HAVE_OPENCL
     register_lab_07_dia_opencl_opencl(r);
 #endif

@@ -10,11 +10,6 @@
 namespace kit {
 namespace {
 
-template <class Matrix>
-count_t bytes_of(const Matrix& m, count_t value_bytes) {
-    return dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, value_bytes);
-}
-
 RunResult run_dia_texture(const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
                           const RunOptions& opt) {
     if (opt.precision != Precision::f32)
@@ -33,7 +28,8 @@ RunResult run_dia_texture(const CooMatrix& A, const std::vector<double>& x, cons
         }
         cuda::dia_texture_spmv(dev.view(), *tex, yp);
     });
-    out.bytes = bytes_of(host, sizeof(float));
+    out.bytes = dia_bytes_of(host, sizeof(float));
+    out.note = describe_layout(host);
     return out;
 }
 
@@ -41,12 +37,14 @@ RunResult run_dia_texture(const CooMatrix& A, const std::vector<double>& x, cons
 
 void register_lab_07_dia_opencl_cuda(Registry& r) {
     const char* lab = "07-dia-opencl";
-    const auto bytes = [](const auto& m, count_t vb) { return bytes_of(m, vb); };
-    r.add({"dia-vec4", Backend::cuda, lab, 4, "each thread computes 4 rows; float4 matrix loads; offsets in shared memory",
-           cuda_variant<Dia, DeviceDia>([](auto A, auto x, auto y) { cuda::dia_vec4_spmv(A, x, y); }, bytes)});
-    r.add({"dia-ldg", Backend::cuda, lab, 5, "as dia-vec4, x through the read-only cache (__ldg)",
-           cuda_variant<Dia, DeviceDia>([](auto A, auto x, auto y) { cuda::dia_ldg_spmv(A, x, y); }, bytes)});
-    r.add({"dia-texture", Backend::cuda, lab, 5, "as dia-vec4, x through a texture object (float)", run_dia_texture});
+    const auto add = [&r](Variant v) { dia_path::attach_case_study_model(r.add(std::move(v))); };
+    const auto bytes = [](const auto& m, count_t vb) { return dia_bytes_of(m, vb); };
+    const auto note = [](const auto& m) { return describe_layout(m); };
+    add({"dia-vec4", Backend::cuda, lab, 4, "each thread computes 4 rows; float4 matrix loads; offsets in shared memory",
+           cuda_variant<Dia, DeviceDia>([](auto A, auto x, auto y) { cuda::dia_vec4_spmv(A, x, y); }, bytes, note)});
+    add({"dia-ldg", Backend::cuda, lab, 5, "as dia-vec4, x through the read-only cache (__ldg)",
+           cuda_variant<Dia, DeviceDia>([](auto A, auto x, auto y) { cuda::dia_ldg_spmv(A, x, y); }, bytes, note)});
+    add({"dia-texture", Backend::cuda, lab, 5, "as dia-vec4, x through a texture object (float)", run_dia_texture});
 }
 
 }  // namespace kit

@@ -41,15 +41,7 @@ Dia<T> to_dia(const CooMatrix& A, index_t pitch_multiple) {
 /// -D options shared by every step: the value type, its 4-vector and the offset chunk.
 std::string build_options(Precision p) {
     return ocl::precision_options(p) + (p == Precision::f32 ? " -DREAL4=float4" : " -DREAL4=double4") +
-           " -DDIA_CHUNK=" + std::to_string(dia_path::offset_chunk);
-}
-
-/// Layout facts for the run table.
-template <class T>
-std::string layout_note(const Dia<T>& m) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%d diagonals, pitch %d, fill %.2f", m.diagonals(), m.pitch, m.fill());
-    return buf;
+           " -DDIA_CHUNK=" + std::to_string(kDiaOffsetChunk);
 }
 
 /// The DIA arrays in OpenCL buffers, with the sizes as the kernels take them.
@@ -73,8 +65,8 @@ RunResult run_buffer_step(const BufferStep& s, const CooMatrix& A, const std::ve
         else ocl::set_args(k, d.rows, d.cols, d.diags, d.offsets, d.data, dx, dy);
         return ocl::launch_1d(k, items, work_group);
     });
-    out.bytes = dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, sizeof(T));
-    out.note = layout_note(m);
+    out.bytes = dia_bytes_of(m, sizeof(T));
+    out.note = describe_layout(m);
     return out;
 }
 
@@ -139,8 +131,8 @@ RunResult run_image_step(const CooMatrix& A, const std::vector<double>& x, const
         ocl::set_args(k, d.rows, d.diags, d.pitch, d.offsets, d.data, image.mem(), log2_width, width_mask, dy);
         return ocl::launch_1d(k, items, work_group);
     });
-    out.bytes = dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, sizeof(float));
-    out.note = layout_note(m) + ", image " + std::to_string(layout.width) + " x " + std::to_string(layout.height);
+    out.bytes = dia_bytes_of(m, sizeof(float));
+    out.note = describe_layout(m) + ", image " + std::to_string(layout.width) + " x " + std::to_string(layout.height);
     return out;
 }
 
@@ -148,15 +140,16 @@ RunResult run_image_step(const CooMatrix& A, const std::vector<double>& x, const
 
 void register_lab_07_dia_opencl_opencl(Registry& r) {
     const char* lab = "07-dia-opencl";
-    r.add({"dia-naive", Backend::opencl, lab, 1, "each work-item computes one row; A[d*rows+row], pitch = rows",
+    const auto add = [&r](Variant v) { dia_path::attach_case_study_model(r.add(std::move(v))); };
+    add({"dia-naive", Backend::opencl, lab, 1, "each work-item computes one row; A[d*rows+row], pitch = rows",
            buffer_step({"dia_ocl_naive.cl", kit_cl_dia_ocl_naive, "dia_naive", 1, 1, false})});
-    r.add({"dia-aligned", Backend::opencl, lab, 2, "each work-item computes one row; pitch multiple of 32",
+    add({"dia-aligned", Backend::opencl, lab, 2, "each work-item computes one row; pitch multiple of 32",
            buffer_step({"dia_ocl_aligned.cl", kit_cl_dia_ocl_aligned, "dia_aligned", dia_path::aligned_pitch, 1, true})});
-    r.add({"dia-local", Backend::opencl, lab, 3, "each work-item computes one row; offsets in __local memory",
+    add({"dia-local", Backend::opencl, lab, 3, "each work-item computes one row; offsets in __local memory",
            buffer_step({"dia_ocl_local.cl", kit_cl_dia_ocl_local, "dia_local", dia_path::aligned_pitch, 1, true})});
-    r.add({"dia-vec4", Backend::opencl, lab, 4, "each work-item computes 4 rows as a float4",
+    add({"dia-vec4", Backend::opencl, lab, 4, "each work-item computes 4 rows as a float4",
            buffer_step({"dia_ocl_vec4.cl", kit_cl_dia_ocl_vec4, "dia_vec4", dia_path::aligned_pitch, 4, true})});
-    r.add({"dia-image", Backend::opencl, lab, 5, "each work-item computes 4 rows; x read through an image (float)",
+    add({"dia-image", Backend::opencl, lab, 5, "each work-item computes 4 rows; x read through an image (float)",
            run_image_step});
 }
 

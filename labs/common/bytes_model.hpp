@@ -69,12 +69,15 @@ inline count_t bcsr_bytes(count_t rows, count_t cols, count_t blocks, count_t r,
     return (block_rows + 1) * 4 + blocks * 4 + blocks * r * c * value_bytes + vector_bytes(rows, cols, value_bytes);
 }
 
-/// @brief CSR5: the CSR arrays plus tile_ptr (4 B per tile + 1) and the tile descriptors.
+/// @brief CSR5: the CSR arrays, tile_ptr (4 B per tile + 1), and the tile descriptors as
+/// stored: one 8-byte word per lane of each complete tile, plus the empty_offset_ptr and
+/// empty_offset lists (4 B per entry) of tiles that hold empty rows.
 /// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param tiles [in] tiles
-/// @param desc_bytes_per_tile [in] bytes of one tile_desc  @param value_bytes [in] sizeof(T)
-inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t desc_bytes_per_tile,
-                          count_t value_bytes) {
-    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + tiles * desc_bytes_per_tile;
+/// @param descriptor_words [in] 8-byte lane descriptors  @param empty_offset_entries [in] entries of both lists
+/// @param value_bytes [in] sizeof(T)
+inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t descriptor_words,
+                          count_t empty_offset_entries, count_t value_bytes) {
+    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + descriptor_words * 8 + empty_offset_entries * 4;
 }
 
 /// @brief CSR bytes of a CSR container (anything with rows, cols and nnz()). @param m [in] matrix
@@ -88,6 +91,42 @@ count_t csr_bytes_of(const Matrix& m, count_t value_bytes) {
 template <class Matrix>
 count_t coo_bytes_of(const Matrix& m, count_t value_bytes) {
     return coo_bytes(m.rows, m.cols, static_cast<count_t>(m.vals.size()), value_bytes);
+}
+
+/// @brief DIA bytes of a DIA container (rows, cols, diagonals(), pitch).
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t dia_bytes_of(const Matrix& m, count_t value_bytes) {
+    return dia_bytes(m.rows, m.cols, m.diagonals(), m.pitch, value_bytes);
+}
+
+/// @brief ELL bytes of an ELL container (rows, cols, width, pitch).
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t ell_bytes_of(const Matrix& m, count_t value_bytes) {
+    return ell_bytes(m.rows, m.cols, m.width, m.pitch, value_bytes);
+}
+
+/// @brief HYB bytes of a HYB container (its ell and coo parts).
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t hyb_bytes_of(const Matrix& m, count_t value_bytes) {
+    return hyb_bytes(m.rows, m.cols, m.ell.width, m.ell.pitch, static_cast<count_t>(m.coo.vals.size()), value_bytes);
+}
+
+/// @brief BCSR bytes of a BCSR container (rows, cols, blocks(), r, c).
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t bcsr_bytes_of(const Matrix& m, count_t value_bytes) {
+    return bcsr_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
+}
+
+/// @brief CSR5 bytes of a CSR5 container, its descriptors as stored.
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t csr5_bytes_of(const Matrix& m, count_t value_bytes) {
+    return csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), static_cast<count_t>(m.tile_desc.size()),
+                      static_cast<count_t>(m.empty_offset_ptr.size() + m.empty_offset.size()), value_bytes);
 }
 
 /// @brief Floating-point operations of one SpMV: a multiply and an add per entry.

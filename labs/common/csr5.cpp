@@ -55,14 +55,14 @@ bool describe_tile(Csr5<T>& m, index_t tile, const std::vector<index_t>& row_ptr
     return has_empty;
 }
 
-}  // namespace
-
+/// Builds CSR5 from its CSR arrays (taken over, not copied) and the row of every entry.
+/// from_coo passes the hub's own row array; from_csr has to derive it from row_ptr.
 template <class T>
-Csr5<T> Csr5<T>::from_csr(const Csr<T>& A, const Csr5Params& params) {
+Csr5<T> build_csr5(Csr<T>&& A, const std::vector<index_t>& row, const Csr5Params& params) {
     Csr5<T> m;
     m.rows = A.rows;
     m.cols = A.cols;
-    m.omega = params.omega > 0 ? params.omega : 32;
+    m.omega = params.omega > 0 ? params.omega : kWarpSize;
     m.sigma = params.sigma > 0 ? params.sigma : csr5_sigma(A.nnz(), A.rows);
     if (m.omega > kCsr5MaxOmega || params.omega < 0)
         throw Error("Csr5: omega = " + std::to_string(params.omega) + " is outside 1.." + std::to_string(kCsr5MaxOmega) +
@@ -74,16 +74,15 @@ Csr5<T> Csr5<T>::from_csr(const Csr<T>& A, const Csr5Params& params) {
     const count_t tile_size = static_cast<count_t>(m.omega) * m.sigma;
     const index_t tiles = static_cast<index_t>((nnz + tile_size - 1) / tile_size);
     const index_t full = static_cast<index_t>(nnz / tile_size);
-    const std::vector<index_t> row = row_of_entries(A.row_ptr, nnz);
 
-    m.row_ptr = A.row_ptr;
-    m.col_idx = A.col_idx;  // the tail keeps CSR order; complete tiles are overwritten below
+    m.row_ptr = std::move(A.row_ptr);
+    m.col_idx = A.col_idx;  // the tail keeps CSR order; complete tiles are transposed below
     m.vals = A.vals;
     for (index_t t = 0; t < tiles; ++t) m.tile_ptr.push_back(static_cast<std::uint32_t>(row[t * tile_size]));
-    m.tile_ptr.push_back(static_cast<std::uint32_t>(A.rows));
+    m.tile_ptr.push_back(static_cast<std::uint32_t>(m.rows));
     m.empty_offset_ptr.push_back(0);
     for (index_t t = 0; t < full; ++t) {
-        if (describe_tile(m, t, A.row_ptr, row)) m.tile_ptr[t] |= kCsr5EmptyRowsFlag;
+        if (describe_tile(m, t, m.row_ptr, row)) m.tile_ptr[t] |= kCsr5EmptyRowsFlag;
         const count_t base = t * tile_size;
         for (int lane = 0; lane < m.omega; ++lane)
             for (int j = 0; j < m.sigma; ++j) {
@@ -100,9 +99,16 @@ Csr5<T> Csr5<T>::from_csr(const Csr<T>& A, const Csr5Params& params) {
     return m;
 }
 
+}  // namespace
+
+template <class T>
+Csr5<T> Csr5<T>::from_csr(const Csr<T>& A, const Csr5Params& params) {
+    return build_csr5(Csr<T>(A), row_of_entries(A.row_ptr, A.nnz()), params);
+}
+
 template <class T>
 Csr5<T> Csr5<T>::from_coo(const CooMatrix& A, const Csr5Params& params) {
-    return from_csr(Csr<T>::from_coo(A), params);
+    return build_csr5(Csr<T>::from_coo(A), A.row, params);  // the hub already holds each entry's row
 }
 
 template <class T>

@@ -52,6 +52,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "coo.hpp"
@@ -157,7 +158,7 @@ template <class T>
 struct Csr5 {
     index_t rows = 0;                       ///< number of rows
     index_t cols = 0;                       ///< number of columns
-    int omega = 32;                         ///< tile width
+    int omega = kWarpSize;                  ///< tile width
     int sigma = 4;                          ///< tile height
     std::vector<index_t> row_ptr;           ///< rows+1 offsets, as in CSR
     std::vector<std::uint32_t> tile_ptr;    ///< tiles()+1 words
@@ -187,11 +188,6 @@ struct Csr5 {
     index_t tiles() const { return static_cast<index_t>(tile_ptr.size()) - 1; }
     /// @brief Complete tiles, floor(nnz / (omega*sigma)).
     index_t full_tiles() const { return static_cast<index_t>(empty_offset_ptr.size()) - 1; }
-    /// @brief Bytes of the descriptors: tile_desc, empty_offset_ptr and empty_offset.
-    count_t descriptor_bytes() const {
-        return static_cast<count_t>(tile_desc.size() * sizeof(std::uint64_t) +
-                                    (empty_offset_ptr.size() + empty_offset.size()) * sizeof(index_t));
-    }
     /// @brief Host view of the arrays (carry is null: the CPU SpMV keeps its own).
     Csr5View<T> view() const {
         return {rows,           cols,
@@ -204,5 +200,13 @@ struct Csr5 {
                 vals.data(),    nullptr};
     }
 };
+
+/// @brief The run note of a CSR5 matrix: "omega 32, sigma 4, 12 complete tiles".
+/// @param m [in] matrix
+template <class T>
+std::string describe_layout(const Csr5<T>& m) {
+    return "omega " + std::to_string(m.omega) + ", sigma " + std::to_string(m.sigma) + ", " +
+           std::to_string(m.full_tiles()) + " complete tiles";
+}
 
 }  // namespace kit

@@ -1,9 +1,13 @@
 /// @file device_formats.hpp
-/// @brief Every format copied to the GPU (COO, CSR, DIA, ELL, HYB), with the views kernels take.
+/// @brief Every format copied to the GPU (COO, CSR, DIA, ELL, HYB, BCSR, CSR5), with the views kernels take.
 #pragma once
 
+#include <cstdint>
+
+#include "bcsr.hpp"
 #include "coo.hpp"
 #include "csr.hpp"
+#include "csr5.hpp"
 #include "dia.hpp"
 #include "hyb.hpp"
 #include "device_buffer.hpp"
@@ -86,6 +90,61 @@ struct DeviceHyb {
     explicit DeviceHyb(const Hyb<T>& h) : ell(h.ell), coo(h.coo) {}
     /// @brief View with device pointers.
     HybView<T> view() const { return {ell.view(), coo.view()}; }
+};
+
+/// @brief BCSR arrays in GPU memory, with the scratch array of the two-kernel scheme.
+template <class T>
+struct DeviceBcsr {
+    BcsrView<T> shape;              ///< sizes and block shape (host pointers: do not dereference)
+    DeviceBuffer<index_t> ptr;      ///< block-row offsets
+    DeviceBuffer<index_t> col;      ///< first column of each block
+    DeviceBuffer<T> vals;           ///< r*c values per block
+    DeviceBuffer<T> partial;        ///< blocks*r partial sums, written by kernel 1 of the two-kernel scheme
+    /// @brief Uploads a host BCSR and allocates the scratch. @param h [in] host matrix
+    explicit DeviceBcsr(const Bcsr<T>& h)
+        : shape(h.view()), ptr(h.ptr), col(h.col), vals(h.vals),
+          partial(static_cast<std::size_t>(h.blocks()) * h.r) {}
+    /// @brief View with device pointers.
+    BcsrView<T> view() const {
+        BcsrView<T> v = shape;
+        v.ptr = ptr.data();
+        v.col = col.data();
+        v.vals = vals.data();
+        return v;
+    }
+};
+
+/// @brief CSR5 arrays in GPU memory, plus the scratch the tile kernel writes its carries to.
+template <class T>
+struct DeviceCsr5 {
+    Csr5View<T> shape;                        ///< sizes and parameters (host pointers: do not dereference)
+    DeviceBuffer<index_t> row_ptr;            ///< CSR row offsets
+    DeviceBuffer<index_t> empty_offset_ptr;   ///< per tile: start of its empty_offset list
+    DeviceBuffer<index_t> empty_offset;       ///< segment -> row offsets of tiles with empty rows
+    DeviceBuffer<index_t> col_idx;            ///< columns, transposed within each complete tile
+    DeviceBuffer<std::uint32_t> tile_ptr;     ///< first row of each tile, with the empty-rows flag
+    DeviceBuffer<std::uint64_t> tile_desc;    ///< one packed descriptor per lane of a complete tile
+    DeviceBuffer<T> vals;                     ///< values, in the same order as col_idx
+    DeviceBuffer<T> carry;                    ///< one carry per complete tile (scratch)
+    /// @brief Uploads a host CSR5 and allocates the carries. @param h [in] host matrix
+    explicit DeviceCsr5(const Csr5<T>& h)
+        : shape(h.view()), row_ptr(h.row_ptr), empty_offset_ptr(h.empty_offset_ptr), empty_offset(h.empty_offset),
+          col_idx(h.col_idx), tile_ptr(h.tile_ptr), tile_desc(h.tile_desc), vals(h.vals),
+          carry(static_cast<std::size_t>(h.full_tiles())) {}
+    /// @brief View with device pointers; the SpMV overwrites the carry scratch on every call
+    /// (so the view is taken from a non-const matrix).
+    Csr5View<T> view() {
+        Csr5View<T> v = shape;
+        v.row_ptr = row_ptr.data();
+        v.tile_ptr = tile_ptr.data();
+        v.tile_desc = tile_desc.data();
+        v.empty_offset_ptr = empty_offset_ptr.data();
+        v.empty_offset = empty_offset.data();
+        v.col_idx = col_idx.data();
+        v.vals = vals.data();
+        v.carry = carry.data();
+        return v;
+    }
 };
 
 }  // namespace kit

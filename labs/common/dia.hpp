@@ -19,11 +19,18 @@
 /// multiply them safely as long as it never reads x out of range.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "coo.hpp"
 
 namespace kit {
+
+/// @brief Diagonal offsets a GPU thread block (or OpenCL work-group) stages in shared
+/// (local) memory at a time; matrices with more diagonals loop over chunks of this many.
+/// 256 offsets are 1 KiB: small beside the 48 KiB a block may always take, and more than
+/// any stencil in the labs has, so those run in a single chunk.
+constexpr int kDiaOffsetChunk = 256;
 
 /// @brief Non-owning view of a DIA matrix, as kernels take it.
 template <class T>
@@ -73,5 +80,13 @@ struct Dia {
     /// @brief Host view of the arrays.
     DiaView<T> view() const { return {rows, cols, diagonals(), pitch, offsets.data(), data.data()}; }
 };
+
+/// @brief The run note of a DIA matrix: "DIA: 5 diagonals, pitch 4, fill 2.22 (stored slots / nonzeros)".
+/// @param m [in] matrix
+template <class T>
+std::string describe_layout(const Dia<T>& m) {
+    return "DIA: " + std::to_string(m.diagonals()) + " diagonals, pitch " + std::to_string(m.pitch) + ", fill " +
+           format_fill(m.fill()) + " (stored slots / nonzeros)";
+}
 
 }  // namespace kit

@@ -20,6 +20,7 @@
 /// never read x[-1].
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "coo.hpp"
@@ -83,5 +84,13 @@ struct Ell {
     /// @brief Host view of the arrays.
     EllView<T> view() const { return {rows, cols, width, pitch, col_idx.data(), vals.data()}; }
 };
+
+/// @brief The run note of an ELL matrix: "ELL: width 3, pitch 4, fill 1.33 (stored slots / nonzeros)".
+/// @param m [in] matrix
+template <class T>
+std::string describe_layout(const Ell<T>& m) {
+    return "ELL: width " + std::to_string(m.width) + ", pitch " + std::to_string(m.pitch) + ", fill " +
+           format_fill(m.fill()) + " (stored slots / nonzeros)";
+}
 
 }  // namespace kit

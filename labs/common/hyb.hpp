@@ -16,6 +16,7 @@
 /// @endcode
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "coo.hpp"
@@ -81,5 +82,14 @@ struct Hyb {
     /// @brief Host view of both parts.
     HybView<T> view() const { return {ell.view(), coo.view()}; }
 };
+
+/// @brief The run note of a HYB matrix: its K, what each part holds, and the fill.
+/// @param m [in] matrix
+template <class T>
+std::string describe_layout(const Hyb<T>& m) {
+    return "HYB: K = " + std::to_string(m.ell.width) + " (ELL part " + std::to_string(m.ell.nnz) + " entries in " +
+           std::to_string(m.ell.vals.size()) + " slots), COO part " + std::to_string(m.coo.vals.size()) +
+           " entries, fill " + format_fill(m.fill());
+}
 
 }  // namespace kit

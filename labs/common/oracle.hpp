@@ -20,6 +20,20 @@ namespace kit {
 std::vector<double> oracle_spmv(const CooMatrix& A, const std::vector<double>& x,
                                 const std::vector<double>& y);
 
+/// @brief The per-row figures an error bound needs: |y_i| + sum_j |a_ij x_j| and the row length.
+struct RowBounds {
+    std::vector<double> magnitude;  ///< |y_i| + sum_j |a_ij| |x_j|, in double
+    std::vector<double> length;     ///< entries in row i
+};
+
+/// @brief Computes the row magnitudes and lengths of y + A x.
+/// @param A [in] hub matrix  @param x [in] input vector  @param y [in] initial y
+RowBounds row_bounds(const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y);
+
+/// @brief The tolerance of spmv_tolerance(A, x, y, eps) from row figures already computed.
+/// @param rows [in] row_bounds(A, x, y)  @param eps [in] machine epsilon of the working precision (eps_of)
+std::vector<double> spmv_tolerance(const RowBounds& rows, double eps);
+
 /// @brief Per-row error bound for y + A x computed in working precision with unit roundoff u.
 ///
 /// A dot product of n terms summed in any order has error at most about n*u*sum|a_j x_j|
@@ -45,7 +59,8 @@ struct Mismatch {
     double max_error = 0;    ///< max |actual - expected| over all rows
 };
 
-/// @brief Compares a result with the oracle, row by row. NaN never passes.
+/// @brief Compares a result with the oracle, row by row. NaN never passes; an infinity
+/// passes only where the oracle has the same infinity (y overflowed in double too).
 /// @param expected [in] oracle result
 /// @param actual   [in] kernel result
 /// @param tol      [in] per-row tolerance (empty: exact comparison)

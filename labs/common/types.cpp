@@ -1,6 +1,7 @@
 #include "types.hpp"
 
 #include <limits>
+#include <sstream>
 
 #include "kit_error.hpp"
 
@@ -36,6 +37,12 @@ void check_index_range(const std::string& what, count_t value) {
         throw Error(what + " = " + std::to_string(value) +
                     " does not fit the kit's 32-bit index type (limit " + std::to_string(limit) +
                     "); split the matrix or use a smaller one");
+}
+
+std::string format_fill(double fill) {
+    std::ostringstream s;  // the stream's default: 6 significant digits, no trailing zeros
+    s << fill;
+    return s.str();
 }
 
 }  // namespace kit

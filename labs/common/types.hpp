@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace kit {
@@ -30,12 +31,26 @@ Precision parse_precision(const std::string& s);
 /// @param s [in] text given by the user
 Backend parse_backend(const std::string& s);
 
+/// @brief Machine epsilon of a precision: the one place the kit derives it (tolerances, checks).
+/// @param p [in] precision
+constexpr double eps_of(Precision p) {
+    return p == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+}
+
+/// @brief Threads in a warp of an NVIDIA GPU: the one place the kit states it (kernels,
+/// tile widths, launch shapes).
+constexpr int kWarpSize = 32;
+
 /// @brief Maps a C++ value type to its Precision.
 template <class T> constexpr Precision precision_of();
 /// @brief float is Precision::f32.
 template <> constexpr Precision precision_of<float>() { return Precision::f32; }
 /// @brief double is Precision::f64.
 template <> constexpr Precision precision_of<double>() { return Precision::f64; }
+
+/// @brief A fill ratio (stored slots / nonzeros) as notes print it: up to 6 significant digits.
+/// @param fill [in] the ratio
+std::string format_fill(double fill);
 
 /// @brief Throws kit::Error if `value` does not fit in index_t.
 /// @param what  [in] name of the quantity, used in the message

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,11 +25,16 @@ struct RunOptions {
     Precision precision = Precision::f64;  ///< working precision
     int repeats = 0;                       ///< timed repeats after the checked run (0: no timing)
     int warmup = 2;                        ///< untimed runs before the timed ones
-    int block_r = 0;                       ///< block rows for blocked formats (0: format default / auto)
-    int block_c = 0;                       ///< block columns for blocked formats (0: format default / auto)
     bool flush_l2 = false;                 ///< evict the GPU's L2 before each timed repeat (benchmarks)
-    int csr5_omega = 0;                    ///< CSR5 tile width (0: 32, a warp)
-    int csr5_sigma = 0;                    ///< CSR5 tile height (0: from nnz/row, bounds (4, 32, 256, 4))
+    /// Format parameters by name, e.g. "block_r" and "block_c" (BCSR) or "csr5_sigma" (CSR5).
+    /// A name that is absent means the format's default or its autotuner. Each lab documents
+    /// the names its variants read, so no lab's knowledge lives in the kit's common options.
+    std::map<std::string, int> tunables;
+    /// @brief The tunable `name`, or 0 when it is not set. @param name [in] tunable name
+    int tunable(const std::string& name) const {
+        const auto it = tunables.find(name);
+        return it == tunables.end() ? 0 : it->second;
+    }
 };
 
 /// @brief What a run produced.
@@ -38,6 +44,7 @@ struct RunResult {
     count_t bytes = 0;             ///< bytes moved per SpMV, from the format's bytes model
     std::string device;            ///< where it ran, e.g. "NVIDIA H100 80GB HBM3"
     std::string note;              ///< format facts worth printing (fill, chosen block size, ...)
+    std::string details;           ///< a longer report for `spmv-kit run` (e.g. the autotuner's table), or ""
     /// @brief Median of times_ms (0 if not timed).
     double median_ms() const { return median(times_ms); }
 };
@@ -54,13 +61,20 @@ struct Variant {
     int step;             ///< step of the lab's handout that writes it
     std::string summary;  ///< one line: how threads map to data
     RunFunction run;      ///< the whole path: convert, upload, run, time, download
+    /// Optional: a lab's own bytes model per multiply-add (2 flops) for a value of the given
+    /// size, when the lab teaches one (lab 07's case study); the benchmark reports the bound it implies.
+    std::function<double(int value_bytes)> lab_bytes_per_2flops = {};
 };
 
 /// @brief All variants the kit was built with.
 class Registry {
 public:
-    /// @brief Adds a variant. @param v [in] the variant
-    void add(Variant v) { variants_.push_back(std::move(v)); }
+    /// @brief Adds a variant and returns the stored copy, for metadata set after the fact.
+    /// @param v [in] the variant
+    Variant& add(Variant v) {
+        variants_.push_back(std::move(v));
+        return variants_.back();
+    }
     /// @brief Every variant, in registration order.
     const std::vector<Variant>& all() const { return variants_; }
     /// @brief The variant with this name and backend, or nullptr.
@@ -129,21 +143,34 @@ RunResult run_on_cpu(const std::vector<double>& x, const std::vector<double>& y,
     return out;
 }
 
+/// @brief A describe callback that adds no note: for formats with nothing to report.
+struct NoNote {
+    /// @brief Returns "". @param m [in] any format
+    template <class Format>
+    std::string operator()(const Format& m) const {
+        (void)m;
+        return "";
+    }
+};
+
 /// @brief Builds the RunFunction of a CPU variant from its format and kernel.
 ///
-/// The returned function converts the hub matrix to Format<T> (Format<T>::from_coo), runs
-/// `call(format.view(), x, y)` through run_on_cpu, and fills in the bytes model.
-/// @param call  [in] generic callable call(view, const T* x, T* y) invoking the kernel
-/// @param bytes [in] generic callable bytes(const Format<T>&, count_t value_bytes) -> count_t
-template <template <class> class Format, class Call, class Bytes>
-RunFunction cpu_variant(Call call, Bytes bytes) {
-    return [call, bytes](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                         const RunOptions& opt) {
+/// The returned function converts the hub matrix to Format<T> (Format<T>::from_coo) once,
+/// runs `call(format.view(), x, y)` through run_on_cpu, and fills in the bytes model and the
+/// note from the container it built.
+/// @param call     [in] generic callable call(view, const T* x, T* y) invoking the kernel
+/// @param bytes    [in] generic callable bytes(const Format<T>&, count_t value_bytes) -> count_t
+/// @param describe [in] generic callable describe(const Format<T>&) -> std::string, the run's note
+template <template <class> class Format, class Call, class Bytes, class Describe = NoNote>
+RunFunction cpu_variant(Call call, Bytes bytes, Describe describe = {}) {
+    return [call, bytes, describe](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                                   const RunOptions& opt) {
         return dispatch_precision(opt.precision, [&](auto tag) {
             using T = decltype(tag);
             const Format<T> m = Format<T>::from_coo(A);
             RunResult out = run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) { call(m.view(), xp, yp); });
             out.bytes = bytes(m, static_cast<count_t>(sizeof(T)));
+            out.note = describe(m);
             return out;
         });
     };

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "bcsr_tuner.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "kit_error.hpp"
@@ -49,19 +48,8 @@ void parse_block(const std::string& s, RunOptions& opt) {
     char x = 0;
     if (std::sscanf(s.c_str(), "%d%c%d", &r, &x, &c) != 3 || x != 'x' || r < 1 || r > 4 || c < 1 || c > 4)
         throw Error("--block must be RxC with R, C in 1..4 (e.g. 2x2), or auto; got '" + s + "'");
-    opt.block_r = r;
-    opt.block_c = c;
-}
-
-/// Shows the BCSR autotuner's table and pick before an auto-blocked run. The run itself
-/// repeats the choice; a tuner that fails here (a TODO, a missing profile) fails there too.
-void print_block_choice(const CooMatrix& A, const std::string& variant, Precision p) {
-    try {
-        const BcsrProfile& profile = bcsr::active_profile();
-        bcsr::print_choice(bcsr::choose_block(A, profile, variant, p), profile);
-    } catch (const Error& e) {
-        std::printf("tuner      %s\n", e.what());
-    }
+    opt.tunables["block_r"] = r;
+    opt.tunables["block_c"] = c;
 }
 
 }  // namespace
@@ -75,17 +63,18 @@ int cmd_run(const std::vector<std::string>& argv) {
         return 0;
     }
     if (a.positional().size() != 1 || !a.has("--format")) {
-        std::cerr << kRunHelp;
+        std::cerr << (a.positional().size() != 1 ? "run: give exactly one matrix file\n"
+                                                 : "run: missing --format F ('spmv-kit list' shows the variants)\n")
+                  << "\n" << kRunHelp;
         return 2;
     }
     select_opencl(a.get("--cl-platform"), a.get("--cl-device"));
-    const CooMatrix A = read_matrix_market(a.positional()[0]);
     RunOptions opt;
     opt.precision = parse_precision(a.get("--precision", "double"));
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
     parse_block(a.get("--block"), opt);
-    std::vector<double> x, y;
-    make_vectors(A, a.get("--vectors", "auto"), x, y);
+    const Reference ref = make_reference(read_matrix_market(a.positional()[0]), a.get("--vectors", "auto"));
+    const CooMatrix& A = ref.matrix();
     const Variant& v = pick_variant(a.get("--format"), a.get("--backend"));
     const char* impl = std::getenv("KIT_IMPL");
 
@@ -93,29 +82,30 @@ int cmd_run(const std::vector<std::string>& argv) {
                 static_cast<long long>(A.nnz()));
     std::printf("variant    %s on %s, %s, %s code (%s step %d: %s)\n", v.name.c_str(), to_string(v.backend).c_str(),
                 to_string(opt.precision).c_str(), impl ? impl : "reference", v.lab.c_str(), v.step, v.summary.c_str());
-    if (v.lab == "05-bcsr" && opt.block_r == 0) print_block_choice(A, v.name, opt.precision);
-    const Outcome o = execute(v, A, x, y, opt);
-    if (o.status != "ok" && o.status != "WRONG") {
-        std::printf("result     %s: %s\n", o.status.c_str(), o.message.c_str());
-        return o.status == "TODO" ? 1 : 2;
+    const CheckedRun c = run_checked(v, ref, opt);
+    if (!c.result.details.empty()) std::printf("%s", c.result.details.c_str());
+    if (c.status != RunStatus::ok && c.status != RunStatus::wrong) {
+        std::printf("result     %s: %s\n", to_string(c.status).c_str(), c.message.c_str());
+        return c.status == RunStatus::todo ? 1 : 2;
     }
-    std::printf("device     %s\n", o.result.device.c_str());
-    if (o.result.y.size() <= 16) {
+    std::printf("device     %s\n", c.result.device.c_str());
+    const std::vector<double>& y = c.result.y;
+    if (y.size() <= 16) {
         std::printf("y          [");
-        for (std::size_t i = 0; i < o.result.y.size(); ++i) std::printf("%s%.9g", i ? ", " : "", o.result.y[i]);
+        for (std::size_t i = 0; i < y.size(); ++i) std::printf("%s%.9g", i ? ", " : "", y[i]);
         std::printf("]\n");
     } else {
         double norm = 0;
-        for (double v2 : o.result.y) norm += v2 * v2;
-        std::printf("||y||_2    %.9g (%zu entries)\n", std::sqrt(norm), o.result.y.size());
+        for (double yi : y) norm += yi * yi;
+        std::printf("||y||_2    %.9g (%zu entries)\n", std::sqrt(norm), y.size());
     }
-    if (!o.result.note.empty()) std::printf("format     %s\n", o.result.note.c_str());
-    std::printf("error      max |y - oracle| = %.3g: %s\n", o.max_error,
-                o.status == "ok" ? "within the bound-derived tolerance" : o.message.c_str());
+    if (!c.result.note.empty()) std::printf("format     %s\n", c.result.note.c_str());
+    std::printf("error      max |y - oracle| = %.3g: %s\n", c.mismatch.max_error,
+                c.status == RunStatus::ok ? "within the bound-derived tolerance" : c.message.c_str());
     if (opt.repeats > 0)
         std::printf("speed      median %.4f ms over %d repeats: %.3f GFLOP/s, %.3f GB/s (bytes model %lld B)\n",
-                    o.result.median_ms(), opt.repeats, o.gflops, o.gbytes, static_cast<long long>(o.result.bytes));
-    return o.status == "ok" ? 0 : 1;
+                    c.result.median_ms(), opt.repeats, c.gflops, c.gbytes, static_cast<long long>(c.result.bytes));
+    return c.status == RunStatus::ok ? 0 : 1;
 }
 
 }  // namespace kit::cli

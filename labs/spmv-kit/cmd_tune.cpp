@@ -106,22 +106,22 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
         profile.device += profile.device.empty() ? name : "; " + name;
     }
     for (count_t n : sizes) {
-        const CooMatrix A = dense_matrix(n, width);
-        std::vector<double> x, y;
-        make_vectors(A, "random", x, y);
+        const Reference ref = make_reference(dense_matrix(n, width), "random");
+        const CooMatrix& A = ref.matrix();
         for (const Variant* v : variants)
             for (Precision p : precisions)
                 for (int r = 1; r <= 4; ++r)
                     for (int c = 1; c <= 4; ++c) {
                         opt.precision = p;
-                        opt.block_r = r;
-                        opt.block_c = c;
+                        opt.tunables["block_r"] = r;
+                        opt.tunables["block_c"] = c;
                         opt.flush_l2 = v->backend == Backend::cuda;
-                        const Outcome o = execute(*v, A, x, y, opt);
-                        if (o.status == "ok" && !(o.gflops > 0)) throw Error("tune-profile: a run took no measurable time");
-                        if (o.status != "ok")
+                        const CheckedRun o = run_checked(*v, ref, opt);
+                        if (o.status == RunStatus::ok && !(o.gflops > 0))
+                            throw Error("tune-profile: a run took no measurable time");
+                        if (o.status != RunStatus::ok)
                             throw Error("tune-profile: " + v->name + " " + std::to_string(r) + "x" + std::to_string(c) +
-                                        " on dense " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ": " + o.status + ": " + o.message +
+                                        " on dense " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ": " + to_string(o.status) + ": " + o.message +
                                         "; no profile written");
                         profile.entries.push_back({v->name, p, r, c, A.nnz(), o.gflops});
                         std::printf("%-13s %-6s %dx%d  dense %7d x %-5d nnz %9lld  %9.3f GFLOP/s\n", v->name.c_str(),

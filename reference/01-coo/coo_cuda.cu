@@ -5,8 +5,6 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kWarp = 32;
-
 /// Each thread computes one product vals[k] * x[col[k]] and adds it to y[row[k]] atomically.
 template <class T>
 __global__ void coo_atomic(CooView<T> A, const T* __restrict__ x, T* y) {
@@ -24,31 +22,31 @@ __global__ void coo_atomic(CooView<T> A, const T* __restrict__ x, T* y) {
 template <class T>
 __global__ void coo_segmented(CooView<T> A, const T* __restrict__ x, T* y, index_t per_warp) {
     // BEGIN SOLUTION(step 3: segmented warp reduction over rows with __shfl_up_sync, carry between chunks)
-    const int lane = threadIdx.x % kWarp;
-    const long long warp = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
+    const int lane = threadIdx.x % kWarpSize;
+    const long long warp = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize;
     const long long begin = warp * per_warp;
     const long long end = begin + per_warp < A.nnz ? begin + per_warp : A.nnz;
     if (begin >= end) return;  // whole warp leaves together, so the shuffles below stay full-warp
     index_t carry_row = -1;
     T carry = 0;
-    for (long long base = begin; base < end; base += kWarp) {
+    for (long long base = begin; base < end; base += kWarpSize) {
         const long long k = base + lane;
         const bool valid = k < end;
         index_t row = valid ? A.row_idx[k] : -1;
         T sum = valid ? A.vals[k] * x[A.col_idx[k]] : T(0);
         if (lane == 0 && row == carry_row) sum += carry;  // the previous chunk's unfinished row
-        for (int off = 1; off < kWarp; off *= 2) {
+        for (int off = 1; off < kWarpSize; off *= 2) {
             const T up = __shfl_up_sync(0xffffffffu, sum, off);
             const index_t up_row = __shfl_up_sync(0xffffffffu, row, off);
             if (lane >= off && up_row == row) sum += up;
         }
         const index_t next_row = __shfl_down_sync(0xffffffffu, row, 1);
-        const bool segment_end = valid && (lane == kWarp - 1 || next_row != row);
+        const bool segment_end = valid && (lane == kWarpSize - 1 || next_row != row);
         // The last lane's segment may continue in the next chunk: carry it instead of writing.
-        const bool continues = lane == kWarp - 1 && base + kWarp < end && A.row_idx[base + kWarp] == row;
+        const bool continues = lane == kWarpSize - 1 && base + kWarpSize < end && A.row_idx[base + kWarpSize] == row;
         if (segment_end && !continues) atomicAdd(&y[row], sum);
-        carry = __shfl_sync(0xffffffffu, sum, kWarp - 1);
-        carry_row = __shfl_sync(0xffffffffu, continues ? row : -1, kWarp - 1);
+        carry = __shfl_sync(0xffffffffu, sum, kWarpSize - 1);
+        carry_row = __shfl_sync(0xffffffffu, continues ? row : -1, kWarpSize - 1);
     }
     // END SOLUTION
 }
@@ -73,9 +71,9 @@ void coo_segmented_spmv(CooView<T> A, const T* x, T* y) {
     if (A.nnz == 0) return;
     constexpr int block = 256;
     // 8 chunks of 32 per warp: long enough to amortise the carry, short enough to fill the GPU
-    constexpr index_t per_warp = 8 * kernel::kWarp;
+    constexpr index_t per_warp = 8 * kWarpSize;
     const long long warps = (static_cast<long long>(A.nnz) + per_warp - 1) / per_warp;
-    kernel::coo_segmented<<<grid_for(warps * kernel::kWarp, block), block>>>(A, x, y, per_warp);
+    kernel::coo_segmented<<<grid_for(warps * kWarpSize, block), block>>>(A, x, y, per_warp);
     KIT_CHECK_LAUNCH();
     // END SOLUTION
 }

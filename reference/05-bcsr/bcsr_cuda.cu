@@ -5,7 +5,6 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kWarp = 32;
 constexpr int kThreads = 256;  // threads per CUDA block: a multiple of 32, so warps never straddle
 
 /// GOSpMV kernel 1: each thread k multiplies block k by x and writes its R partial sums,
@@ -54,13 +53,13 @@ __global__ void bcsr_row_sums(BcsrView<T> A, const T* __restrict__ partial, T* _
 template <class T, int R, int C>
 __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
     // BEGIN SOLUTION(step 3: block row = global thread / 32; lanes stride its blocks by 32; R register sums; __shfl_xor_sync butterfly; lane i < R writes row block_row*R + i)
-    const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarp;
-    const int lane = threadIdx.x % kWarp;
+    const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize;
+    const int lane = threadIdx.x % kWarpSize;
     T sum[R];
 #pragma unroll
     for (int i = 0; i < R; ++i) sum[i] = 0;
     if (w < A.block_rows) {
-        for (index_t k = A.ptr[w] + lane; k < A.ptr[w + 1]; k += kWarp) {
+        for (index_t k = A.ptr[w] + lane; k < A.ptr[w + 1]; k += kWarpSize) {
             const index_t col = A.col[k];
             const T* block = A.vals + static_cast<long long>(k) * (R * C);
 #pragma unroll
@@ -73,7 +72,7 @@ __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict_
     }
 #pragma unroll
     for (int i = 0; i < R; ++i)
-        for (int off = kWarp / 2; off > 0; off /= 2) sum[i] += __shfl_xor_sync(0xffffffffu, sum[i], off);
+        for (int off = kWarpSize / 2; off > 0; off /= 2) sum[i] += __shfl_xor_sync(0xffffffffu, sum[i], off);
     if (w < A.block_rows) {
 #pragma unroll
         for (int i = 0; i < R; ++i)
@@ -105,7 +104,7 @@ void bcsr_warp_spmv(BcsrView<T> A, const T* x, T* y) {
     // STARTER: kit::todo("05-bcsr", 3, "cuda::bcsr_warp_spmv launch");
     with_block_shape(A.r, A.c, [&](auto r, auto c) {
         constexpr int R = decltype(r)::value, C = decltype(c)::value;
-        const long long threads = static_cast<long long>(A.block_rows) * kernel::kWarp;
+        const long long threads = static_cast<long long>(A.block_rows) * kWarpSize;
         kernel::bcsr_warp<T, R, C><<<grid_for(threads, kernel::kThreads), kernel::kThreads>>>(A, x, y);
         KIT_CHECK_LAUNCH();
     });

@@ -9,7 +9,6 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kWarp = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kBlock = 256;  // a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps
 
@@ -86,16 +85,16 @@ template <class T>
 __global__ void csr5_tail(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y) {
     // BEGIN SOLUTION(step 3: row = tail_row_begin + thread / 32; entries from max(row_ptr[row], first tail entry); shuffle reduction; lane 0 adds to y[row])
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const long long row = A.tail_row_begin + thread / kWarp;
-    const int lane = threadIdx.x % kWarp;
+    const long long row = A.tail_row_begin + thread / kWarpSize;
+    const int lane = threadIdx.x % kWarpSize;
     const index_t tail_begin = static_cast<index_t>(static_cast<long long>(A.full_tiles) * A.omega * A.sigma);
     T sum = 0;
     if (row < A.tail_row_end) {
         const index_t end = A.row_ptr[row + 1];
-        for (index_t k = max(A.row_ptr[row], tail_begin) + lane; k < end; k += kWarp)
+        for (index_t k = max(A.row_ptr[row], tail_begin) + lane; k < end; k += kWarpSize)
             sum += A.vals[k] * __ldg(&x[A.col_idx[k]]);
     }
-    for (int off = kWarp / 2; off > 0; off /= 2) sum += __shfl_down_sync(kFullMask, sum, off);
+    for (int off = kWarpSize / 2; off > 0; off /= 2) sum += __shfl_down_sync(kFullMask, sum, off);
     if (lane == 0 && row < A.tail_row_end) y[row] += sum;
     // END SOLUTION
 }
@@ -110,7 +109,7 @@ void launch_tiles(Csr5View<T> A, const T* x, T* y) {
 
 template <class T>
 void csr5_spmv(Csr5View<T> A, const T* x, T* y) {
-    if (A.omega < 1 || A.omega > kernel::kWarp || (A.omega & (A.omega - 1)) != 0)
+    if (A.omega < 1 || A.omega > kWarpSize || (A.omega & (A.omega - 1)) != 0)
         throw Error("cuda::csr5_spmv: omega = " + std::to_string(A.omega) +
                     "; a tile must be a warp or a power-of-two part of one (1, 2, 4, 8, 16, 32)");
     if (A.full_tiles > 0) {
@@ -133,7 +132,7 @@ void csr5_spmv(Csr5View<T> A, const T* x, T* y) {
         // BEGIN SOLUTION(step 3: launch csr5_tail with one warp per row of the tail, after the calibration)
         // STARTER: kit::todo("06-csr5", 3, "cuda tail kernel launch");
         const long long rows = static_cast<long long>(A.tail_row_end) - A.tail_row_begin;
-        kernel::csr5_tail<<<grid_for(rows * kernel::kWarp, kernel::kBlock), kernel::kBlock>>>(A, x, y);
+        kernel::csr5_tail<<<grid_for(rows * kWarpSize, kernel::kBlock), kernel::kBlock>>>(A, x, y);
         KIT_CHECK_LAUNCH();
         // END SOLUTION
     }

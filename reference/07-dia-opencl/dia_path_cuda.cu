@@ -93,12 +93,12 @@ __device__ inline Quad<T> x_quad(const X& x, index_t col) {
 }
 
 /// Each thread computes rows 4t..4t+3 (t = global thread index): per diagonal one aligned
-/// vector load of the matrix and one quad of x through X. The block keeps offset_chunk
+/// vector load of the matrix and one quad of x through X. The block keeps kDiaOffsetChunk
 /// offsets in shared memory at a time, so any number of diagonals works.
 template <class T, class X>
 __global__ void dia_rows4(DiaView<T> A, X x, T* __restrict__ y) {
     // BEGIN SOLUTION(step 4: row = 4 * global thread; chunked offsets in __shared__ memory with __syncthreads (no early return); sum[i] += matrix quad * x quad; full groups add_quad, a partial last group row by row)
-    constexpr index_t chunk = dia_path::offset_chunk;
+    constexpr index_t chunk = kDiaOffsetChunk;
     __shared__ index_t chunk_offsets[chunk];
     const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
     const bool active = row < A.rows;  // threads past the end still reach every __syncthreads

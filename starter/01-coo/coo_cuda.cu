@@ -5,8 +5,6 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kWarp = 32;
-
 /// Each thread computes one product vals[k] * x[col[k]] and adds it to y[row[k]] atomically.
 template <class T>
 __global__ void coo_atomic(CooView<T> A, const T* __restrict__ x, T* y) {

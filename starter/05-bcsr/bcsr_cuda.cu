@@ -5,7 +5,6 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kWarp = 32;
 constexpr int kThreads = 256;  // threads per CUDA block: a multiple of 32, so warps never straddle
 
 /// GOSpMV kernel 1: each thread k multiplies block k by x and writes its R partial sums,

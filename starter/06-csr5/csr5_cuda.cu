@@ -9,7 +9,6 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kWarp = 32;
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr int kBlock = 256;  // a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps
 
@@ -50,7 +49,7 @@ void launch_tiles(Csr5View<T> A, const T* x, T* y) {
 
 template <class T>
 void csr5_spmv(Csr5View<T> A, const T* x, T* y) {
-    if (A.omega < 1 || A.omega > kernel::kWarp || (A.omega & (A.omega - 1)) != 0)
+    if (A.omega < 1 || A.omega > kWarpSize || (A.omega & (A.omega - 1)) != 0)
         throw Error("cuda::csr5_spmv: omega = " + std::to_string(A.omega) +
                     "; a tile must be a warp or a power-of-two part of one (1, 2, 4, 8, 16, 32)");
     if (A.full_tiles > 0) {

@@ -81,7 +81,7 @@ __device__ inline Quad<T> x_quad(const X& x, index_t col) {
 }
 
 /// Each thread computes rows 4t..4t+3 (t = global thread index): per diagonal one aligned
-/// vector load of the matrix and one quad of x through X. The block keeps offset_chunk
+/// vector load of the matrix and one quad of x through X. The block keeps kDiaOffsetChunk
 /// offsets in shared memory at a time, so any number of diagonals works.
 template <class T, class X>
 __global__ void dia_rows4(DiaView<T> A, X x, T* __restrict__ y) {

@@ -30,7 +30,7 @@ TEST(Step3_DiaSharedCuda, MoreDiagonalsThanTwoChunks) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = many_diagonals_problem();
     // The test's own premise: without it, a kernel limited to one chunk would pass.
-    ASSERT_GT(kit::Dia<double>::from_coo(problem.A).diagonals(), 2 * kit::cuda::kDiaOffsetChunk);
+    ASSERT_GT(kit::Dia<double>::from_coo(problem.A).diagonals(), 2 * kit::kDiaOffsetChunk);
 
     for (auto p : {kit::Precision::f32, kit::Precision::f64})
         EXPECT_TRUE(matches_oracle("dia-shared", Backend::cuda, p, problem));

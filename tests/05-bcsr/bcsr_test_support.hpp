@@ -13,8 +13,8 @@ namespace kit::testing {
 inline ::testing::AssertionResult bcsr_matches_oracle(const std::string& name, Backend backend, Precision p, int r,
                                                       int c, const Problem& problem, bool exact = false) {
     RunOptions opt;
-    opt.block_r = r;
-    opt.block_c = c;
+    opt.tunables["block_r"] = r;
+    opt.tunables["block_c"] = c;
     auto result = matches_oracle(name, backend, p, problem, exact, opt);
     if (result) return result;
     return ::testing::AssertionFailure() << "block " << r << "x" << c << ": " << result.message();

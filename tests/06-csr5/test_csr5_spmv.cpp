@@ -12,8 +12,8 @@ namespace {
 
 kit::RunOptions tiles(int omega, int sigma) {
     kit::RunOptions opt;
-    opt.csr5_omega = omega;
-    opt.csr5_sigma = sigma;
+    opt.tunables["csr5_omega"] = omega;
+    opt.tunables["csr5_sigma"] = sigma;
     return opt;
 }
 

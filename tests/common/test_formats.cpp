@@ -77,7 +77,7 @@ TEST(Oracle, ToleranceGrowsWithRowLengthAndMagnitude) {
     A.add(1, 0, -2.0);
     A.add(1, 1, 2.0);
     A.add(1, 2, 2.0);
-    const double eps = std::numeric_limits<float>::epsilon();
+    const double eps = kit::eps_of(kit::Precision::f32);
 
     const auto tol = kit::spmv_tolerance(A, {1, 1, 1}, {0, 0}, eps);
 

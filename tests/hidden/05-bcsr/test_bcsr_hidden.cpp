@@ -1,6 +1,6 @@
 // Lab 05 hidden tests (tier 3): every block shape on the hostile gallery and on sizes that are
 // not a multiple of r or c; the fill estimate's edge cases; the tuner's tie rule.
-#include "../../05-bcsr/bcsr_test_support.hpp"
+#include "bcsr_test_support.hpp"
 #include "bcsr_tuner.hpp"
 #include "block_fem.hpp"
 #include "generators.hpp"

@@ -26,8 +26,8 @@ struct TileShape {
 
 kit::RunOptions with_tiles(TileShape s) {
     kit::RunOptions opt;
-    opt.csr5_omega = s.omega;
-    opt.csr5_sigma = s.sigma;
+    opt.tunables["csr5_omega"] = s.omega;
+    opt.tunables["csr5_sigma"] = s.sigma;
     return opt;
 }
 

@@ -2,7 +2,7 @@
 // general hostile gallery is not used: its random matrices are refused by the DIA fill limit.
 #include <vector>
 
-#include "../../07-dia-opencl/dia_path_problems.hpp"
+#include "dia_path_problems.hpp"
 
 using kit::Backend;
 using kit::CooMatrix;
