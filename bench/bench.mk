@@ -24,7 +24,7 @@ $(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT
 	$(call say,LINK,$@)
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(BENCH_LIBS)
 
-.PHONY: bench bench-plot
+.PHONY: bench bench-plot bench-validate
 
 ## bench          every kernel vs cuSPARSE and the copy ceiling: JSON, table, plots (SIZE=tiny|small|medium|large OUT=dir)
 bench: deps
@@ -40,3 +40,10 @@ bench-plot:
 	   if $$py -c 'import matplotlib' 2>/dev/null; then exec $$py bench/plot.py $(BENCH_OUT)/bench.json $(BENCH_OUT); fi; \
 	 done; \
 	 echo "bench: plots skipped: matplotlib not found (make deps installs python3-matplotlib); later: make bench-plot OUT=$(BENCH_OUT)"
+
+## bench-validate  event times and bytes models against Nsight Compute on a fixed subset (GPU, ncu): OUT=dir
+bench-validate:
+	@command -v ncu >/dev/null || { echo "bench-validate: ncu (Nsight Compute) not found; run it on a GPU node with the CUDA Toolkit" >&2; exit 2; }
+	@$(MAKE) --no-print-directory features $(BENCH_BIN)
+	@mkdir -p $(BENCH_OUT)
+	@python3 bench/validate.py $(BENCH_BIN) $(BENCH_OUT) --size=$(if $(filter auto,$(SIZE)),large,$(SIZE))

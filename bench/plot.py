@@ -67,11 +67,11 @@ def drawn_rows(rows, context):
 def title_device(context, where):
     if where == "GPU":
         name = context.get("device_cuda") or context.get("device_opencl", "")
-        ceiling = context.get("copy_ceiling_cuda_GBs") or context.get("copy_ceiling_opencl_GBs", "0")
+        ceiling = context.get("ceiling_cuda_GBs") or context.get("ceiling_opencl_GBs", "0")
     else:
         name = "host: " + ", ".join(context.get(k, "") for k in ("device_cpu", "device_opencl") if context.get(k))
-        ceiling = context.get("copy_ceiling_cpu_GBs", "0")
-    return f"{name} (copy ceiling {float(ceiling):.0f} GB/s)"
+        ceiling = context.get("ceiling_cpu_GBs", "0")
+    return f"{name} (bandwidth ceiling {float(ceiling):.0f} GB/s)"
 
 
 def best_by(rows, key):
@@ -108,7 +108,7 @@ def plot_formats(rows, context, where, out):
             ax.bar(xs, ys, width, label=f, color=colors(i % 20), hatch=hatch, edgecolor="black", linewidth=0.3)
             ticks = [(x, b) for x, b in zip(xs, bounds) if b > 0]
             ax.hlines([b for _, b in ticks], [x - width / 2 for x, _ in ticks], [x + width / 2 for x, _ in ticks],
-                      colors="black", linewidth=1.5, label="bound (copy ceiling)" if i == 0 else None)
+                      colors="black", linewidth=1.5, label="bound (bandwidth ceiling)" if i == 0 else None)
         ax.set_yscale("log")
         ax.set_xticks(range(len(matrices)))
         ax.set_xticklabels(matrices, rotation=35, ha="right", fontsize=8)

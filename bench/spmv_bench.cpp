@@ -16,6 +16,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -23,7 +24,7 @@
 
 #include "bytes_model.hpp"
 #include "checked_run.hpp"
-#include "copy_ceiling.hpp"
+#include "bandwidth_ceiling.hpp"
 #include "kit_error.hpp"
 #include "report.hpp"
 #include "suite.hpp"
@@ -44,6 +45,7 @@ struct Options {
     std::string size = "auto";
     std::vector<Precision> precisions = {Precision::f64, Precision::f32};
     int repeats = 20;
+    int steady = 100;
     int warmup = 3;
     std::string out_dir;
     std::int64_t cpu_max_nnz = -1;  // -1: 4M with a GPU, unlimited without
@@ -56,7 +58,8 @@ const char* kUsage =
     "usage: spmv-bench [options] [--benchmark_* flags]\n"
     "  --size=auto|tiny|small|medium|large   matrix sizes (auto: large with a CUDA device, else small)\n"
     "  --precision=double,float              precisions to run, comma-separated\n"
-    "  --repeats=N                           timed repeats per kernel (median reported; default 20)\n"
+    "  --repeats=N                           cold repeats per kernel, caches evicted before each (median; default 20)\n"
+    "  --steady=N                            GPU calls back to back for the steady figure (default 100)\n"
     "  --warmup=N                            untimed runs before them (default 3)\n"
     "  --out=DIR                             write bench.json, summary.txt, summary.csv there\n"
     "  --cpu-max-nnz=N                       skip CPU kernels (and OpenCL on a CPU) above N nonzeros\n"
@@ -88,6 +91,7 @@ Options parse_options(int argc, char** argv) {
             o.precisions.clear();
             for (const std::string& p : split(value, ',')) o.precisions.push_back(kit::parse_precision(p));
         } else if (key == "--repeats") o.repeats = std::max(1, std::stoi(value));
+        else if (key == "--steady") o.steady = std::max(0, std::stoi(value));
         else if (key == "--warmup") o.warmup = std::max(0, std::stoi(value));
         else if (key == "--out") o.out_dir = value;
         else if (key == "--cpu-max-nnz") o.cpu_max_nnz = std::stoll(value);
@@ -144,7 +148,7 @@ struct Run {
     Options opt;
     std::vector<MatrixSpec> suite;
     std::vector<kit::Variant> variants;  // the registry's, then cuSPARSE's
-    std::map<Backend, kit::CopyCeiling> ceilings;
+    std::map<Backend, kit::BandwidthCeiling> ceilings;
     std::map<Backend, bool> on_gpu;
     bool have_cuda = false;
     std::int64_t cpu_max_nnz = 0;
@@ -207,7 +211,7 @@ kit::RunOptions run_options(const Job& job, std::int64_t nnz) {
     o.repeats = runs_on_gpu(job.variant->backend)
                     ? g.opt.repeats
                     : static_cast<int>(std::clamp<std::int64_t>(20'000'000 / std::max<std::int64_t>(nnz, 1), 3, g.opt.repeats));
-    o.flush_l2 = job.variant->backend == Backend::cuda;
+    o.steady_calls = runs_on_gpu(job.variant->backend) ? g.opt.steady : 0;
     o.tunables["block_r"] = job.block_r;
     o.tunables["block_c"] = job.block_c;
     return o;
@@ -314,14 +318,19 @@ void run_benchmark(benchmark::State& state, const Job& job) {
     const double flops = static_cast<double>(kit::spmv_flops(rec.nnz));
     rec.gflops = flops / (rec.ms * 1e6);
     rec.gbs = static_cast<double>(r.bytes) / (rec.ms * 1e6);
-    const kit::CopyCeiling& ceiling = g.ceilings[v.backend];
+    const kit::BandwidthCeiling& ceiling = g.ceilings[v.backend];
     if (ceiling.gbs > 0 && r.bytes > 0) {
         rec.pct_ceiling = 100.0 * rec.gbs / ceiling.gbs;
         rec.bound_gflops = ceiling.gbs * flops / static_cast<double>(r.bytes);
     }
     if (v.lab_bytes_per_2flops && ceiling.gbs > 0)  // a lab's own bytes model (lab 07's case study)
         rec.step_bound_gflops = ceiling.gbs * 2.0 / v.lab_bytes_per_2flops(job.precision == Precision::f32 ? 4 : 8);
-    if (rec.pct_ceiling > 105.0)
+    if (r.steady_ms > 0) {
+        rec.steady_ms = r.steady_ms;
+        rec.steady_gflops = flops / (r.steady_ms * 1e6);
+        if (ceiling.gbs > 0) rec.steady_pct_ceiling = 100.0 * static_cast<double>(r.bytes) / (r.steady_ms * 1e6) / ceiling.gbs;
+    }
+    if (rec.pct_ceiling > 100.0)
         rec.note = "above ceiling: cache" + std::string(rec.note.empty() ? "" : "; ") + rec.note;
     if (is_csr_baseline(v)) {
         g.baseline_runs.insert(key_of(job.matrix, job.precision) + "/" + v.name);
@@ -341,6 +350,8 @@ void run_benchmark(benchmark::State& state, const Job& job) {
     state.counters["GFLOPs"] = rec.gflops;
     state.counters["GBs"] = rec.gbs;
     state.counters["pct_ceiling"] = rec.pct_ceiling;
+    state.counters["steady_GFLOPs"] = rec.steady_gflops;
+    state.counters["steady_pct_ceiling"] = rec.steady_pct_ceiling;
     state.counters["vs_cusparse"] = rec.ratio;
     state.counters["bound_GFLOPs"] = rec.bound_gflops;
     if (rec.step_bound_gflops > 0) state.counters["step_bound_GFLOPs"] = rec.step_bound_gflops;
@@ -354,26 +365,29 @@ void run_benchmark(benchmark::State& state, const Job& job) {
     state.counters["step"] = v.step;
 }
 
-void report_ceiling(benchmark::State& state, const kit::CopyCeiling& c) {
-    for (auto _ : state) state.SetIterationTime(c.ms / 1e3);
+void report_ceiling(benchmark::State& state, const kit::BandwidthCeiling& c) {
+    for (auto _ : state) state.SetIterationTime(c.gbs > 0 ? 1.0 / c.gbs : 0.0);  // seconds per GB
     state.SetLabel(c.device + "; " + c.how);
     state.counters["GBs"] = c.gbs;
-    state.counters["bytes"] = c.bytes;
+    state.counters["read_GBs"] = c.read_gbs;
+    state.counters["copy_kernel_GBs"] = c.copy_kernel_gbs;
+    state.counters["copy_api_GBs"] = c.copy_api_gbs;
 }
 
 // ------------------------------------------------------------------ setup
 
 void measure_ceilings() {
-    const kit::CopyCeiling cpu = kit::measure_cpu_copy_ceiling(128, 5);
+    const kit::BandwidthCeiling cpu = kit::measure_cpu_ceiling(128, 5);
     g.ceilings[Backend::cpu] = cpu;
     g.on_gpu[Backend::cpu] = false;
-    progress("copy ceiling cpu: %.1f GB/s (%s)", cpu.gbs, cpu.how.c_str());
+    progress("ceiling cpu: %.1f GB/s (%s)", cpu.gbs, cpu.how.c_str());
     for (auto [b, repeats] : {std::pair{Backend::cuda, 20}, std::pair{Backend::opencl, 10}}) {
         if (kit::backend_unavailable(b)) continue;
-        const kit::CopyCeiling c = kit::measure_device_copy_ceiling(b, 0, repeats);
+        const kit::BandwidthCeiling c = kit::measure_device_ceiling(b, 0, repeats);
         g.ceilings[b] = c;
         g.on_gpu[b] = c.is_gpu;
-        progress("copy ceiling %s: %.1f GB/s (%s on %s)", kit::to_string(b).c_str(), c.gbs, c.how.c_str(), c.device.c_str());
+        progress("ceiling %s: %.1f GB/s (%s on %s; read %.1f, copy kernel %.1f, copy API %.1f)", kit::to_string(b).c_str(),
+                 c.gbs, c.how.c_str(), c.device.c_str(), c.read_gbs, c.copy_kernel_gbs, c.copy_api_gbs);
     }
 }
 
@@ -489,8 +503,9 @@ int finish(const std::string& out_dir) {
     for (const std::string& line : g.skipped_parts) text << line << "\n";
     char line[512];
     for (const auto& [backend, c] : g.ceilings) {
-        std::snprintf(line, sizeof line, "copy ceiling %s: %.1f GB/s (%s, %s)\n", kit::to_string(backend).c_str(), c.gbs,
-                      c.how.c_str(), c.device.c_str());
+        std::snprintf(line, sizeof line, "ceiling %s: %.1f GB/s (%s, %s; read %.1f, copy kernel %.1f, copy API %.1f)\n",
+                      kit::to_string(backend).c_str(), c.gbs, c.how.c_str(), c.device.c_str(), c.read_gbs,
+                      c.copy_kernel_gbs, c.copy_api_gbs);
         text << line;
     }
     std::snprintf(line, sizeof line, "bench: %zu runs: %d ok, %d wrong, %d errors, %d skipped; targets %d PASS, %d MISS, %d NOT RUN; %.0f s\n",
@@ -554,7 +569,7 @@ int main_impl(int argc, char** argv) {
         if (on) gpu_backends += (gpu_backends.empty() ? "" : ",") + kit::to_string(backend);
     benchmark::AddCustomContext("gpu_backends", gpu_backends);
     for (const auto& [backend, c] : g.ceilings) {
-        benchmark::AddCustomContext("copy_ceiling_" + kit::to_string(backend) + "_GBs", std::to_string(c.gbs));
+        benchmark::AddCustomContext("ceiling_" + kit::to_string(backend) + "_GBs", std::to_string(c.gbs));
         benchmark::AddCustomContext("device_" + kit::to_string(backend), c.device);
     }
     register_all();

@@ -23,7 +23,7 @@ bad = [b for b in runs if b.get("error_message", "").startswith(("WRONG", "ERROR
 assert not bad, "results that failed verification or crashed: " + "; ".join(b["name"] + ": " + b["error_message"] for b in bad)
 assert len(ok) >= 20, f"only {len(ok)} verified runs in the tiny suite"
 assert all(b["GFLOPs"] > 0 and b["GBs"] > 0 and b["error"] < 1e-3 for b in ok), "a verified run has no speed or a large error"
-assert any(b["name"].startswith("ceiling/") for b in data["benchmarks"]), "no copy ceiling in the JSON"
+assert any(b["name"].startswith("ceiling/") for b in data["benchmarks"]), "no bandwidth ceiling in the JSON"
 summary = open(f"{out}/summary.txt").read()
 for needed in ("== Target checks", "bench: ", "GFLOP/s"):
     assert needed in summary, f"summary.txt lacks '{needed}'"

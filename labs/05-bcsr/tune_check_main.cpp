@@ -75,7 +75,6 @@ int main(int argc, char** argv) {
     kit::RunOptions opt;
     opt.precision = kit::Precision::f64;
     opt.repeats = 20;
-    opt.flush_l2 = true;  // as tune-profile measured the dense profile
     bool quick = false;
     kit::Backend backend = kit::Backend::cuda;
     try {

@@ -26,15 +26,4 @@ std::string cuda_device_name() {
     return prop.name;
 }
 
-void flush_l2() {
-    static DeviceBuffer<unsigned char> scratch;
-    if (scratch.size() == 0) {
-        int dev = 0, l2 = 0;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-        scratch.allocate(2 * static_cast<std::size_t>(l2 > 0 ? l2 : 64 << 20));
-    }
-    CUDA_CHECK(cudaMemset(scratch.data(), 0, scratch.size()));
-}
-
 }  // namespace kit

@@ -46,25 +46,27 @@ private:
     cudaEvent_t start_{}, stop_{};
 };
 
-/// @brief Evicts the GPU's L2 cache by writing a buffer twice its size.
+/// @brief Evicts the GPU's L2 cache by reading a buffer four times its size.
 ///
-/// Without this, a matrix smaller than L2 (50-60 MB on H100/H200) is timed from cache
-/// after the first repeat, and the "DRAM" bandwidth comes out above the copy ceiling.
-void flush_l2();
+/// A read, not a write: a memset would leave L2 full of dirty lines, and their write-back
+/// would land inside the next timed kernel (the cold figures of every backend would then
+/// depend on how each one evicted). After this read pass L2 holds clean lines only, and the
+/// dirty lines of the previous call (its y) were written back during the pass.
+void evict_l2();
 
-/// @brief Times `launch` `repeats` times after `warmup` untimed calls.
+/// @brief Times `launch` `repeats` times after `warmup` untimed calls, one event pair each.
 /// @param repeats [in] timed calls  @param warmup [in] untimed calls first
 /// @param launch  [in] callable that enqueues the GPU work
-/// @param flush   [in] flush L2 before each timed call (outside the timed region)
+/// @param evict   [in] evict L2 before each timed call (outside the timed region)
 /// @return one time in ms per repeat
 template <class Launch>
-std::vector<double> time_cuda(int repeats, int warmup, Launch&& launch, bool flush = false) {
+std::vector<double> time_cuda_calls(int repeats, int warmup, Launch&& launch, bool evict = false) {
     for (int w = 0; w < warmup; ++w) launch();
     CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<double> times;
     EventTimer timer;
     for (int k = 0; k < repeats; ++k) {
-        if (flush) flush_l2();
+        if (evict) evict_l2();
         timer.start();
         launch();
         times.push_back(timer.stop_ms());
@@ -72,12 +74,31 @@ std::vector<double> time_cuda(int repeats, int warmup, Launch&& launch, bool flu
     return times;
 }
 
-/// @brief Uploads x and y, runs the kernel once for the result, then times repeats on scratch y.
+/// @brief The kit's timing protocol on CUDA (see timing.hpp): opt.warmup untimed calls, then
+/// opt.repeats cold calls (L2 evicted before each, one event pair each), then
+/// opt.steady_calls calls back to back between one event pair.
+/// @param opt [in] repeats, warm-up, steady calls  @param launch [in] callable enqueueing one SpMV
+/// @param out [in,out] receives times_ms (cold) and steady_ms
+template <class Launch>
+void time_cuda(const RunOptions& opt, Launch&& launch, RunResult& out) {
+    if (opt.repeats <= 0 && opt.steady_calls <= 0) return;
+    out.times_ms = time_cuda_calls(opt.repeats, opt.warmup, launch, true);
+    if (opt.steady_calls > 0) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        EventTimer timer;
+        timer.start();
+        for (int k = 0; k < opt.steady_calls; ++k) launch();
+        out.steady_ms = timer.stop_ms() / opt.steady_calls;
+    }
+}
+
+/// @brief Uploads x and y, runs the kernel once for the result, then times it on scratch y
+/// with the kit's protocol (time_cuda).
 ///
 /// The matrix must already be on the GPU (captured by `launch`).
 /// @param x      [in] input vector
 /// @param y      [in] initial y
-/// @param opt    [in] repeats and warm-up
+/// @param opt    [in] repeats, warm-up, steady calls
 /// @param launch [in] callable launch(const T* x_dev, T* y_dev) that enqueues y += A x
 template <class T, class Launch>
 RunResult run_on_cuda(const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt,
@@ -90,9 +111,7 @@ RunResult run_on_cuda(const std::vector<double>& x, const std::vector<double>& y
     RunResult out;
     out.y = to_double(dy.download());
     out.device = cuda_device_name();
-    if (opt.repeats > 0)
-        out.times_ms = time_cuda(opt.repeats, opt.warmup, [&] { launch(static_cast<const T*>(dx.data()), dy.data()); },
-                                 opt.flush_l2);
+    time_cuda(opt, [&] { launch(static_cast<const T*>(dx.data()), dy.data()); }, out);
     KIT_CHECK_LAUNCH();
     return out;
 }

@@ -10,6 +10,7 @@
 #include <map>
 #include <type_traits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl_check.hpp"
@@ -121,14 +122,23 @@ cl_event launch_1d(cl_kernel k, std::size_t global, std::size_t local);
 /// @param e [in] event of a finished command
 double event_ms(cl_event e);
 
-/// @brief Enqueues a copy big enough to evict the device's caches (twice the reported global
-/// memory cache, at least 128 MB: some drivers report only a first-level size).
-///
-/// Without it, a matrix that fits in L2 is timed from cache after the first repeat.
-void enqueue_cache_flush();
+/// @brief Nanosecond timestamps of an event's execution (profiling start and end); the
+/// event is not released. @param e [in] event of a finished command
+std::pair<cl_ulong, cl_ulong> event_span_ns(cl_event e);
 
-/// @brief OpenCL counterpart of run_on_cuda: upload x, y; run once; time repeats with events.
-/// @param x [in] input  @param y [in] initial y  @param opt [in] repeats
+/// @brief Enqueues a read pass big enough to evict the device's caches (four times the
+/// reported global memory cache, at least 256 MB: some drivers report only a first-level
+/// size), with bandwidth.cl's read_stream kernel.
+///
+/// A read, as on CUDA (evict_l2): it leaves no dirty lines whose write-back would fall in
+/// the next timed kernel. Without it, a matrix that fits in L2 is timed from cache.
+void enqueue_cache_evict();
+
+/// @brief OpenCL counterpart of run_on_cuda, with the same protocol (timing.hpp): upload x,
+/// y; run once for the result; opt.warmup untimed runs; opt.repeats cold runs (caches evicted
+/// before each, the kernel's profiling event timed); then opt.steady_calls runs back to back,
+/// timed from the first one's start to the last one's end.
+/// @param x [in] input  @param y [in] initial y  @param opt [in] repeats, warm-up, steady calls
 /// @param launch [in] callable launch(const Buffer& x, Buffer& y) returning the kernel's cl_event
 template <class T, class Launch>
 RunResult run_on_opencl(const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt,
@@ -141,16 +151,29 @@ RunResult run_on_opencl(const std::vector<double>& x, const std::vector<double>&
     RunResult out;
     out.y = to_double(dy.template read<T>(y.size()));
     out.device = runtime().device().name;
-    for (int w = 0; w < opt.warmup && opt.repeats > 0; ++w) {
+    if (opt.repeats <= 0 && opt.steady_calls <= 0) return out;
+    for (int w = 0; w < opt.warmup; ++w) {
         cl_event e = launch(dx, dy);
         CL_CHECK(clWaitForEvents(1, &e));
         clReleaseEvent(e);
     }
     for (int k = 0; k < opt.repeats; ++k) {
-        if (opt.flush_l2) enqueue_cache_flush();  // queued before the kernel, outside its event
+        enqueue_cache_evict();  // queued before the kernel, outside its event
         cl_event e = launch(dx, dy);
         CL_CHECK(clWaitForEvents(1, &e));
         out.times_ms.push_back(event_ms(e));
+    }
+    if (opt.steady_calls > 0) {
+        CL_CHECK(clFinish(runtime().queue()));
+        cl_event begin = launch(dx, dy), end = begin;
+        for (int k = 1; k < opt.steady_calls; ++k) {
+            if (end != begin) clReleaseEvent(end);
+            end = launch(dx, dy);
+        }
+        CL_CHECK(clWaitForEvents(1, &end));
+        out.steady_ms = (event_span_ns(end).second - event_span_ns(begin).first) * 1e-6 / opt.steady_calls;
+        if (end != begin) clReleaseEvent(end);
+        clReleaseEvent(begin);
     }
     return out;
 }

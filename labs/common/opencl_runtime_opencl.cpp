@@ -6,6 +6,8 @@
 #include <memory>
 #include <optional>
 
+extern const char kit_cl_bandwidth[];  // bandwidth.cl, embedded by the build
+
 namespace kit {
 
 const char* cl_error_name(cl_int code) {
@@ -187,24 +189,37 @@ cl_event launch_1d(cl_kernel k, std::size_t global, std::size_t local) {
     return e;
 }
 
-void enqueue_cache_flush() {
+void enqueue_cache_evict() {
     Runtime& rt = runtime();  // created before the statics below, so it outlives them
-    static std::size_t bytes = 0;
-    static std::unique_ptr<Buffer> src, dst;
-    if (!src) {
+    static std::size_t words = 0;
+    static std::unique_ptr<Buffer> scratch, sink;
+    static cl_kernel read = nullptr;
+    if (!scratch) {
         cl_ulong cache = 0;
         CL_CHECK(clGetDeviceInfo(rt.device().device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, nullptr));
-        bytes = std::max<std::size_t>(2 * static_cast<std::size_t>(cache), std::size_t{128} << 20);
-        src = std::make_unique<Buffer>(bytes, nullptr);
-        dst = std::make_unique<Buffer>(bytes, nullptr);
+        const std::size_t bytes = std::max<std::size_t>(4 * static_cast<std::size_t>(cache), std::size_t{256} << 20);
+        words = bytes / 16;
+        scratch = std::make_unique<Buffer>(bytes, nullptr);
+        sink = std::make_unique<Buffer>(sizeof(cl_uint), nullptr);
+        const cl_uchar zero = 0;
+        CL_CHECK(clEnqueueFillBuffer(rt.queue(), scratch->mem(), &zero, 1, 0, bytes, 0, nullptr, nullptr));
+        read = rt.kernel("bandwidth.cl", kit_cl_bandwidth, "", "read_stream");
     }
-    CL_CHECK(clEnqueueCopyBuffer(rt.queue(), src->mem(), dst->mem(), 0, 0, bytes, 0, nullptr, nullptr));
+    const cl_ulong n = words;
+    set_args(read, *scratch, n, *sink);
+    const std::size_t local = 256, global = local * 1024;
+    CL_CHECK(clEnqueueNDRangeKernel(rt.queue(), read, 1, nullptr, &global, &local, 0, nullptr, nullptr));
 }
 
-double event_ms(cl_event e) {
+std::pair<cl_ulong, cl_ulong> event_span_ns(cl_event e) {
     cl_ulong t0 = 0, t1 = 0;
     CL_CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof t0, &t0, nullptr));
     CL_CHECK(clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t1, &t1, nullptr));
+    return {t0, t1};
+}
+
+double event_ms(cl_event e) {
+    const auto [t0, t1] = event_span_ns(e);
     clReleaseEvent(e);
     return (t1 - t0) * 1e-6;
 }

@@ -23,9 +23,9 @@ namespace kit {
 /// @brief How to run a variant.
 struct RunOptions {
     Precision precision = Precision::f64;  ///< working precision
-    int repeats = 0;                       ///< timed repeats after the checked run (0: no timing)
+    int repeats = 0;                       ///< cold timed repeats after the checked run (0: none); see timing.hpp
     int warmup = 2;                        ///< untimed runs before the timed ones
-    bool flush_l2 = false;                 ///< evict the GPU's L2 before each timed repeat (benchmarks)
+    int steady_calls = 0;                  ///< calls timed back to back for the steady figure (0: none)
     /// Format parameters by name, e.g. "block_r" and "block_c" (BCSR) or "csr5_sigma" (CSR5).
     /// A name that is absent means the format's default or its autotuner. Each lab documents
     /// the names its variants read, so no lab's knowledge lives in the kit's common options.
@@ -40,12 +40,13 @@ struct RunOptions {
 /// @brief What a run produced.
 struct RunResult {
     std::vector<double> y;         ///< y + A x from the first (untimed) run, widened to double
-    std::vector<double> times_ms;  ///< one entry per timed repeat
+    std::vector<double> times_ms;  ///< cold: one entry per timed repeat, caches evicted before each (GPU)
+    double steady_ms = 0;          ///< steady: time per call of steady_calls back-to-back calls (0: not measured)
     count_t bytes = 0;             ///< bytes moved per SpMV, from the format's bytes model
     std::string device;            ///< where it ran, e.g. "NVIDIA H100 80GB HBM3"
     std::string note;              ///< format facts worth printing (fill, chosen block size, ...)
     std::string details;           ///< a longer report for `spmv-kit run` (e.g. the autotuner's table), or ""
-    /// @brief Median of times_ms (0 if not timed).
+    /// @brief Median of the cold times_ms (0 if not timed).
     double median_ms() const { return median(times_ms); }
 };
 
@@ -117,10 +118,13 @@ auto dispatch_precision(Precision p, F&& f) {
     return p == Precision::f32 ? f(float{}) : f(double{});
 }
 
-/// @brief Runs a CPU kernel once for the result, then `repeats` timed times on a scratch y.
+/// @brief Runs a CPU kernel once for the result, then times it on a scratch y with the kit's
+/// protocol on a host clock: opt.repeats calls timed one by one (the host's caches are not
+/// evicted: the CPU kernels are teaching references, not contenders), then opt.steady_calls
+/// calls back to back.
 /// @param x      [in] input vector
 /// @param y      [in] initial y
-/// @param opt    [in] repeats and warm-up
+/// @param opt    [in] repeats, warm-up, steady calls
 /// @param kernel [in] callable kernel(const T* x, T* y) computing y += A x
 template <class T, class Kernel>
 RunResult run_on_cpu(const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt,
@@ -131,14 +135,18 @@ RunResult run_on_cpu(const std::vector<double>& x, const std::vector<double>& y,
     RunResult out;
     out.y = to_double(yt);
     out.device = "host CPU (1 thread)";
-    if (opt.repeats > 0) {
-        for (int w = 0; w < opt.warmup; ++w) kernel(xt.data(), yt.data());
-        HostTimer t;
-        for (int k = 0; k < opt.repeats; ++k) {
-            t.start();
-            kernel(xt.data(), yt.data());
-            out.times_ms.push_back(t.elapsed_ms());
-        }
+    if (opt.repeats <= 0 && opt.steady_calls <= 0) return out;
+    for (int w = 0; w < opt.warmup; ++w) kernel(xt.data(), yt.data());
+    HostTimer t;
+    for (int k = 0; k < opt.repeats; ++k) {
+        t.start();
+        kernel(xt.data(), yt.data());
+        out.times_ms.push_back(t.elapsed_ms());
+    }
+    if (opt.steady_calls > 0) {
+        t.start();
+        for (int k = 0; k < opt.steady_calls; ++k) kernel(xt.data(), yt.data());
+        out.steady_ms = t.elapsed_ms() / opt.steady_calls;
     }
     return out;
 }

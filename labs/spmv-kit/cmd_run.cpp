@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "bytes_model.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "kit_error.hpp"
@@ -20,7 +21,8 @@ const char* kRunHelp =
     "  --precision P     float | double               (default: double)\n"
     "  --impl I          reference | starter          (handled by the ./spmv-kit wrapper)\n"
     "  --vectors V       auto | ones | ramp | random  (auto: ramp 1..n up to 16 rows, else ones)\n"
-    "  --repeats N       timed repeats after 2 warm-ups (default 20)\n"
+    "  --repeats N       cold repeats after 2 warm-ups, caches evicted before each (default 20)\n"
+    "  --steady N        calls back to back for the steady figure, as a solver makes them (default 100)\n"
     "  --block RxC|auto  block size for the bcsr variants (default auto: the lab 05 autotuner picks it\n"
     "                    and prints its table; profile $KIT_BCSR_PROFILE or labs/05-bcsr/profile_default.txt)\n"
     "  --cl-platform P   OpenCL platform index or name part (default: first with a GPU, else first)\n"
@@ -55,7 +57,7 @@ void parse_block(const std::string& s, RunOptions& opt) {
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& argv) {
-    const Args a(argv, {"--format", "--backend", "--precision", "--impl", "--vectors", "--repeats", "--block",
+    const Args a(argv, {"--format", "--backend", "--precision", "--impl", "--vectors", "--repeats", "--steady", "--block",
                         "--cl-platform", "--cl-device"},
                  {"--help"}, "run");
     if (a.has("--help")) {
@@ -72,6 +74,7 @@ int cmd_run(const std::vector<std::string>& argv) {
     RunOptions opt;
     opt.precision = parse_precision(a.get("--precision", "double"));
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
+    opt.steady_calls = static_cast<int>(a.get_int("--steady", 100, 0, 1000000));
     parse_block(a.get("--block"), opt);
     const Reference ref = make_reference(read_matrix_market(a.positional()[0]), a.get("--vectors", "auto"));
     const CooMatrix& A = ref.matrix();
@@ -103,8 +106,15 @@ int cmd_run(const std::vector<std::string>& argv) {
     std::printf("error      max |y - oracle| = %.3g: %s\n", c.mismatch.max_error,
                 c.status == RunStatus::ok ? "within the bound-derived tolerance" : c.message.c_str());
     if (opt.repeats > 0)
-        std::printf("speed      median %.4f ms over %d repeats: %.3f GFLOP/s, %.3f GB/s (bytes model %lld B)\n",
+        std::printf("cold       median %.4f ms over %d repeats, caches evicted before each: %.3f GFLOP/s, %.3f GB/s "
+                    "(bytes model %lld B)\n",
                     c.result.median_ms(), opt.repeats, c.gflops, c.gbytes, static_cast<long long>(c.result.bytes));
+    if (c.result.steady_ms > 0) {
+        const double ms = c.result.steady_ms;
+        std::printf("steady     %.4f ms per call over %d calls back to back: %.3f GFLOP/s, %.3f GB/s\n", ms,
+                    opt.steady_calls, static_cast<double>(spmv_flops(A.nnz())) / (ms * 1e6),
+                    static_cast<double>(c.result.bytes) / (ms * 1e6));
+    }
     return c.status == RunStatus::ok ? 0 : 1;
 }
 

@@ -115,7 +115,6 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
                         opt.precision = p;
                         opt.tunables["block_r"] = r;
                         opt.tunables["block_c"] = c;
-                        opt.flush_l2 = v->backend == Backend::cuda;
                         const CheckedRun o = run_checked(*v, ref, opt);
                         if (o.status == RunStatus::ok && !(o.gflops > 0))
                             throw Error("tune-profile: a run took no measurable time");
