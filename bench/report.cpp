@@ -19,6 +19,8 @@ constexpr double kOwnCeilingTarget = 80.0;
 constexpr double kCsr5Target = 1.0;
 constexpr std::int64_t kLargeNnz = 10'000'000;
 constexpr std::int64_t kDiaPathNnz = 20'000'000;
+constexpr double kDiaStepCeilingTarget = 70.0;  // % of the ceiling each buffer step of lab 07 reaches
+constexpr double kDiaStepSpread = 0.9;          // slowest buffer step / fastest
 const std::vector<std::string> kTargetFormats = {"dia", "ell", "bcsr", "csr-vector", "csr5"};
 
 std::string fmt(const char* f, double v) {
@@ -179,43 +181,38 @@ std::vector<Record> best_per_step(const std::vector<Record>& g, const std::strin
     return path;
 }
 
-double pct_of_step_bound(const Record& r) {
-    return r.step_bound_gflops > 0 ? 100.0 * r.gflops / r.step_bound_gflops : r.pct_ceiling;
-}
-
+/// Lab 07's targets, restated on measured bytes (bench/results/*/validation.md): on a GPU with
+/// today's caches x and the offsets are served from L1/L2, so every buffer step (1-4) moves about
+/// the bytes of the kit's model and the steps run at about the same speed. The 2010 per-step
+/// bounds stay in the table (step_bound_gflops) as history, not as targets.
 void check_dia_path(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
     bool any = false;
     for (const auto& gp : groups) {
         const std::vector<Record> g = copy_group(gp);
         if (g.front().family != "radius" || g.front().nnz < kDiaPathNnz) continue;
         for (const std::string backend : {"opencl", "cuda"}) {
-            const std::vector<Record> path = best_per_step(g, backend);
-            if (path.empty()) continue;
+            std::vector<Record> steps;
+            for (const Record& r : best_per_step(g, backend))
+                if (r.step >= 1 && r.step <= 4) steps.push_back(r);
+            if (steps.empty()) continue;
             any = true;
             const std::string where = " (07-dia-opencl, " + backend + ") on " + group_key(g.front());
-            for (std::size_t i = 1; i < path.size(); ++i) {
-                const Record &prev = path[i - 1], &cur = path[i];
-                const std::string what = "step " + std::to_string(cur.step) + " >= step " + std::to_string(prev.step) + where;
-                if (prev.status != "ok" || cur.status != "ok") {
-                    c.not_run(what, label(prev) + " " + prev.status + ", " + label(cur) + " " + cur.status);
-                    continue;
-                }
-                c.check(cur.gflops >= prev.gflops, what,
-                        cur.kernel + fmt(" %.1f", cur.gflops) + " vs " + prev.kernel + fmt(" %.1f GFLOP/s", prev.gflops));
-            }
-            for (const Record& r : path) {
-                const double need = r.step == 4 ? 85.0 : r.step == 5 ? 70.0 : 0.0;
-                if (need == 0.0) continue;
-                const std::string what = "step " + std::to_string(r.step) + " >= " + fmt("%.0f%% of its bound", need) + where;
+            const Record *fast = nullptr, *slow = nullptr;
+            for (const Record& r : steps) {
+                const std::string what = "step " + std::to_string(r.step) + " >= 70% of the bandwidth ceiling" + where;
                 if (r.status != "ok") {
                     c.not_run(what, label(r) + " " + r.status);
                     continue;
                 }
-                const double bound = r.step_bound_gflops > 0 ? r.step_bound_gflops : r.bound_gflops;
-                c.check(pct_of_step_bound(r) >= need, what,
-                        label(r) + " " + fmt("%.1f%%", pct_of_step_bound(r)) + fmt(" (%.1f", r.gflops) +
-                            fmt(" of %.1f GFLOP/s)", bound));
+                c.check(r.pct_ceiling >= kDiaStepCeilingTarget, what,
+                        label(r) + fmt(" %.1f%%", r.pct_ceiling) + fmt(" (%.1f GFLOP/s)", r.gflops), &r);
+                if (!fast || r.gflops > fast->gflops) fast = &r;
+                if (!slow || r.gflops < slow->gflops) slow = &r;
             }
+            if (fast && slow && fast != slow)
+                c.check(slow->gflops >= kDiaStepSpread * fast->gflops, "buffer steps 1-4 within 10% of each other" + where,
+                        slow->kernel + fmt(" %.1f", slow->gflops) + " vs " + fast->kernel + fmt(" %.1f GFLOP/s", fast->gflops),
+                        fast);
         }
     }
     if (!any) c.not_run("DIA path (07-dia-opencl) on radius-5 with >= 20M nonzeros", "no lab-07 GPU kernel ran on such a matrix");

@@ -97,8 +97,9 @@ def profile(bench, matrix, precision, size, kernel):
         is_kit = "kit::" in name
         if is_kit != (not kernel.startswith("cusparse")):
             continue  # a kit job also times the cuSPARSE baseline for its ratio, and vice versa
-        scale_t = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}[units[col["gpu__time_duration.sum"]]]
-        scale_b = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}
+        scale_t = {"ns": 1e-6, "nsecond": 1e-6, "us": 1e-3, "usecond": 1e-3, "ms": 1.0, "msecond": 1.0,
+                   "s": 1e3, "second": 1e3}[units[col["gpu__time_duration.sum"]]]
+        scale_b = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}
         def value(metric, scale):
             return float(r[col[metric]].replace(",", "")) * scale
         per_name.setdefault(name, []).append((
@@ -149,7 +150,10 @@ def dia_path_bytes(bench, size, out_dir):
         if not b:
             lines.append(f"| {kernel} | {step} | {model} | not run | | | |")
             continue
-        call, err = profile(bench, matrix, "float", size, kernel)
+        try:
+            call, err = profile(bench, matrix, "float", size, kernel)
+        except (KeyError, ValueError, IndexError) as e:
+            call, err = None, str(e)
         measured = f"{(call[1] + call[2]) / b['nnz']:.2f}" if call else "ncu failed"
         log(f"dia path {kernel}: DRAM {measured} B/2flop")
         lines.append(f"| {kernel} | {step} | {model} | {b['bytes'] / b['nnz']:.2f} | {measured} | {b['GFLOPs']:.1f} | "
@@ -202,7 +206,10 @@ def main():
                 table.append(row)
                 log(f"{m} {k}: {ev['status']}")
                 continue
-            call, err = profile(bench, m, precision, size, k)
+            try:
+                call, err = profile(bench, m, precision, size, k)
+            except (KeyError, ValueError, IndexError) as e:  # an ncu output this script does not know
+                call, err = None, f"{type(e).__name__}: {e}"
             if call is None:
                 row["status"] = "ncu failed: " + err.replace("\n", " ")
                 table.append(row)
