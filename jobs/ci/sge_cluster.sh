@@ -89,9 +89,9 @@ min_cpu_interval      00:05:00
 processors            UNDEFINED
 qtype                 BATCH INTERACTIVE
 ckpt_list             NONE
-pe_list               NONE
+pe_list               smp
 rerun                 FALSE
-slots                 2
+slots                 16
 tmpdir                /tmp
 shell                 /bin/bash
 prolog                NONE
@@ -128,6 +128,11 @@ h_rss                 INFINITY
 s_vmem                INFINITY
 h_vmem                INFINITY
 CONF
+  # A one-node parallel environment, as sites name it most often: the jobs that build ask
+  # for -pe smp KIT_CPUS and run make -j$NSLOTS (jobs/site.env: KIT_SGE_PE).
+  printf 'pe_name smp\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule $pe_slots\ncontrol_slaves FALSE\njob_is_first_task TRUE\nurgency_slots min\naccounting_summary FALSE\n' \
+    > "$state/pe"
+  qconf -Ap "$state/pe" >/dev/null
   qconf -Aq "$state/queue" >/dev/null
   # Schedule at once instead of every 15 s.
   qconf -ssconf | sed -e 's/^schedule_interval .*/schedule_interval 0:0:1/' \
