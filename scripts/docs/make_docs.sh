@@ -44,12 +44,17 @@ render() {
   # --columns: pipe tables get no fixed column widths, so each column takes what it needs.
   pandoc --standalone --toc --toc-depth=2 --shift-heading-level-by=-1 --columns=200 \
     --template "$here/handout.html" -o "$html" "$md" || return 1
-  # weasyprint reports missing fonts or unsupported CSS as warnings: keep them in a log.
   if [ "$pdf" = yes ]; then
     local log=$out/handouts/$name.pdf.log
-    weasyprint --quiet "$html" "$out/handouts/$name.pdf" 2>"$log" ||
+    weasyprint "$html" "$out/handouts/$name.pdf" 2>"$log" ||
       { echo "docs: error: weasyprint failed on $html:" >&2; cat "$log" >&2; return 1; }
-    [ -s "$log" ] || rm -f "$log"
+    # Screen-only properties (sideways scrolling, pandoc's user-select) mean nothing on
+    # paper; any other warning (a CSS value it cannot use, a missing font) is shown.
+    grep -v -e 'Ignored `overflow-x: auto`' -e 'Ignored `user-select: none`' "$log" >"$log.rest" || true
+    if [ -s "$log.rest" ]; then
+      echo "docs: warning: weasyprint on $name:" >&2; sed 's/^/  /' "$log.rest" >&2
+    fi
+    rm -f "$log" "$log.rest"
   fi
 }
 export -f render
