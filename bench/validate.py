@@ -49,20 +49,28 @@ def suite_matrices(bench, size):
     return [chosen[f] for f in FAMILIES if f in chosen]
 
 
+def posix_escape(text):
+    """Escapes text for Google Benchmark's POSIX regular expressions (Python's re.escape also
+    escapes '-', which POSIX rejects)."""
+    return re.sub(r"([.+*?()\[\]{}|^$\\])", r"\\\1", text)
+
+
 def bench_filter(matrix, precision, kernel):
     # Google Benchmark appends "/iterations:1/manual_time" to every name: match up to the slash.
-    return f"--benchmark_filter=^spmv/{re.escape(matrix)}/{precision}/cuda/{re.escape(kernel)}/"
+    return f"--benchmark_filter=^spmv/{posix_escape(matrix)}/{precision}/cuda/{posix_escape(kernel)}/"
 
 
 def event_figures(bench, matrices, precision, size, out_dir):
     """One profiler-free run of the subset: cold ms, bytes model, status per (matrix, kernel)."""
-    names = "|".join(re.escape(m) for m in matrices)
-    kernels = "|".join(re.escape(k) for k in KERNELS)
+    names = "|".join(posix_escape(m) for m in matrices)
+    kernels = "|".join(posix_escape(k) for k in KERNELS)
     json_path = os.path.join(out_dir, "validation-bench.json")
     cmd = [bench, f"--size={size}", f"--precision={precision}", "--repeats=20", "--steady=0",
            f"--benchmark_filter=^spmv/({names})/{precision}/cuda/({kernels})/",
            f"--benchmark_out={json_path}", "--benchmark_out_format=json"]
-    subprocess.run(cmd, capture_output=True, text=True)
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0 or not os.path.getsize(json_path):
+        raise SystemExit(f"validate: spmv-bench failed (exit {run.returncode}):\n{(run.stderr or run.stdout)[-1500:]}")
     figures = {}
     for b in json.load(open(json_path))["benchmarks"]:
         parts = b["name"].split("/")
@@ -132,9 +140,9 @@ def dia_path_bytes(bench, size, out_dir):
     matrix = names[-1]  # the largest
     events = {}
     path = os.path.join(out_dir, "validation-dia.json")
-    kernels = "|".join(re.escape(k) for k, _, _ in DIA_PATH)
+    kernels = "|".join(posix_escape(k) for k, _, _ in DIA_PATH)
     subprocess.run([bench, f"--size={size}", "--precision=float", "--repeats=20", "--steady=100",
-                    f"--benchmark_filter=^spmv/{re.escape(matrix)}/float/cuda/({kernels})/",
+                    f"--benchmark_filter=^spmv/{posix_escape(matrix)}/float/cuda/({kernels})/",
                     f"--benchmark_out={path}", "--benchmark_out_format=json"], capture_output=True, text=True)
     for b in json.load(open(path))["benchmarks"]:
         p = b["name"].split("/")

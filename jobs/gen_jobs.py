@@ -21,7 +21,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # site.env settings the request lines use; arrays hold one option each.
 SITE_SCALARS = ["KIT_SLURM_GPU_REQUEST", "KIT_SGE_GPU_REQUEST", "KIT_SLURM_PARTITION",
-                "KIT_SLURM_ACCOUNT", "KIT_SGE_QUEUE", "KIT_SGE_PROJECT", "KIT_CPUS", "KIT_SGE_PE",
+                "KIT_SLURM_CPU_PARTITION", "KIT_SLURM_ACCOUNT", "KIT_SGE_QUEUE", "KIT_SGE_CPU_QUEUE",
+                "KIT_SGE_PROJECT", "KIT_CPUS", "KIT_SGE_PE", "KIT_MEM", "KIT_MEM_MERGE",
                 "KIT_TIME_LAB", "KIT_TIME_BENCH", "KIT_TIME_GRADE", "KIT_TIME_MERGE"]
 SITE_ARRAYS = ["KIT_SLURM_EXTRA", "KIT_SGE_EXTRA"]
 
@@ -33,7 +34,7 @@ class Job:
     run: str          # arguments of kit_job in jobs/run_on_node.sh
     time: str         # site.env variable with the time limit
     gpu: bool         # ask the scheduler for a GPU
-    builds: bool      # compiles, so asks for KIT_CPUS cores
+    builds: bool      # compiles, so asks for KIT_CPUS cores and KIT_MEM
     array: bool = False
     submit_hint: str = ""
 
@@ -88,8 +89,12 @@ def slurm_lines(job, site):
     if job.gpu:
         opts.append(site["KIT_SLURM_GPU_REQUEST"])
     opts.append(f"--cpus-per-task={site['KIT_CPUS'] if job.builds else 1}")
-    if site["KIT_SLURM_PARTITION"]:
-        opts.append(f"--partition={site['KIT_SLURM_PARTITION']}")
+    mem = site["KIT_MEM"] if job.builds else site["KIT_MEM_MERGE"]
+    if mem:
+        opts.append(f"--mem={mem}")
+    partition = site["KIT_SLURM_PARTITION"] if job.gpu else site["KIT_SLURM_CPU_PARTITION"]
+    if partition:
+        opts.append(f"--partition={partition}")
     if site["KIT_SLURM_ACCOUNT"]:
         opts.append(f"--account={site['KIT_SLURM_ACCOUNT']}")
     opts += site["KIT_SLURM_EXTRA"]
@@ -101,10 +106,12 @@ def sge_lines(job, site):
     opts = ["-S /bin/bash", "-cwd", f"-N spmv-{job.name}", f"-o {out}", "-j y", f"-l h_rt={site[job.time]}"]
     if job.gpu:
         opts.append(site["KIT_SGE_GPU_REQUEST"])
+    # The slots granted are the cores the build may use: the job runs make -j$NSLOTS.
     if job.builds and site["KIT_SGE_PE"]:
         opts.append(f"-pe {site['KIT_SGE_PE']} {site['KIT_CPUS']}")
-    if site["KIT_SGE_QUEUE"]:
-        opts.append(f"-q {site['KIT_SGE_QUEUE']}")
+    queue = site["KIT_SGE_QUEUE"] if job.gpu else site["KIT_SGE_CPU_QUEUE"]
+    if queue:
+        opts.append(f"-q {queue}")
     if site["KIT_SGE_PROJECT"]:
         opts.append(f"-P {site['KIT_SGE_PROJECT']}")
     opts += site["KIT_SGE_EXTRA"]

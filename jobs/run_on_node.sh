@@ -17,7 +17,8 @@
 #                           ran and says so. Without it, a job fails when its GPU tests cannot
 #                           run: before building on a node with no GPU, and after the tests
 #                           when any GPU test was skipped
-#   KIT_MAKE_JOBS=N         make -j (default: the cores the scheduler gave, else all)
+#   KIT_MAKE_JOBS=N         make -j (default: the cores the scheduler gave: Slurm's
+#                           cpus-per-task, SGE's slots; all of them outside a scheduler)
 #   KIT_BENCH_ARGS          further `make bench` variables (NAME=value ...)
 #   SUBS, GRADE_OUT, GRADE_LAB, KIT_GRADER: grading, see kit_grade_setup
 # The last line is "spmv-job: OK: ..." or "spmv-job: FAILED: ...". Exit status: 0 OK,
@@ -80,6 +81,8 @@ kit_site_init() {
   case $IMPL in reference|starter) ;; *) kit_verdict FAILED "IMPL must be reference or starter, not '$IMPL'"; exit 2 ;; esac
 }
 
+# A module that does not load stops the job here, with the module's own message: going on
+# would only fail later (no nvcc, a wrong compiler) and less clearly.
 kit_load_modules() {
   [ -n "${KIT_MODULES:-}" ] || return 0
   if ! type module >/dev/null 2>&1; then
@@ -90,12 +93,22 @@ kit_load_modules() {
     done
   fi
   if ! type module >/dev/null 2>&1; then
-    kit_say "no 'module' command on this node: not loading $KIT_MODULES"
-    return 0
+    kit_verdict FAILED "KIT_MODULES in jobs/site.env asks for '$KIT_MODULES', but this node has no 'module' command (neither Environment Modules nor Lmod found)"
+    exit 2
   fi
-  local m
+  local m status err=$KIT_STARTED.module
   for m in $KIT_MODULES; do
-    module load "$m" || kit_say "warning: 'module load $m' failed"
+    # In this shell, not a subshell: loading a module changes the environment. Some versions
+    # of Environment Modules report an unknown module on stderr but exit 0: check both.
+    module load "$m" 2>"$err"
+    status=$?
+    cat "$err" >&2
+    if [ "$status" != 0 ] || grep -Eqi '(^|[^a-z])error' "$err"; then
+      local why; why=$(grep -m1 -i 'error' "$err" | cut -c1-200)
+      kit_verdict FAILED "'module load $m' failed (exit status $status${why:+: $why}); check KIT_MODULES in jobs/site.env against 'module avail'"
+      exit 2
+    fi
+    kit_say "module loaded: $m"
   done
 }
 
@@ -146,10 +159,11 @@ kit_require_gpu() {  # why: say so and return 2 on a node without a usable GPU
 }
 
 # ---------------------------------------------------------------- building
+# make -j: what the scheduler granted, so a job never runs more compilers than it has cores.
 kit_make_jobs() {
   if [ -n "${KIT_MAKE_JOBS:-}" ]; then echo "$KIT_MAKE_JOBS"
   elif [ -n "${SLURM_CPUS_PER_TASK:-}" ]; then echo "$SLURM_CPUS_PER_TASK"
-  elif [ "${NSLOTS:-1}" -gt 1 ] 2>/dev/null; then echo "$NSLOTS"
+  elif [ "$KIT_SCHED" = sge ]; then echo "${NSLOTS:-1}"
   else nproc; fi
 }
 

@@ -70,7 +70,10 @@ scheduler_suite() {
     case $name in
       [0-9][0-9]-*)
         submit_job "$sched" "$name" KIT_ALLOW_NO_GPU=1 IMPL=reference
-        expect_job "$sched: $name" ok "$SUMMARY_RE" "^spmv-job: OK: lab $name: [0-9]+ passed, 0 failed" ;;
+        # make -j is what the scheduler granted: KIT_CPUS (Slurm's cpus-per-task, SGE's slots).
+        expect_job "$sched: $name" ok "$SUMMARY_RE" "^spmv-job: OK: lab $name: [0-9]+ passed, 0 failed" \
+          "^spmv-job: build: make -j$(site_value KIT_CPUS) "
+        [ "$name" = 00-basics ] && [ "$sched" = slurm ] && slurm_request_check "$JOB_ID" ;;
       bench) bench_check "$sched" ;;
     esac
   done
@@ -91,6 +94,18 @@ scheduler_suite() {
                      <(printf '%s\n' "${submitted[@]}" | sed "s|^$sched/||" | sort -u))
   [ -z "$missing" ] && ok "$sched: every script in jobs/$sched was submitted" ||
     bad "$sched: scripts never submitted: $(echo $missing)"
+}
+
+site_value() { (. "$root/jobs/site.env" && eval "echo \"\${$1}\""); }
+
+# The scheduler's record of a GPU job: the partition and memory from jobs/site.env.
+slurm_request_check() {
+  local rec want_part want_mem
+  rec=$(scontrol show job "$1" 2>&1)
+  want_part=$(site_value KIT_SLURM_PARTITION) want_mem=$(site_value KIT_MEM)
+  grep -q "Partition=$want_part " <<<"$rec" && grep -q "MinMemoryNode=$want_mem " <<<"$rec" &&
+    ok "slurm: job $1 ran in partition $want_part with --mem=$want_mem (jobs/site.env)" ||
+    bad "slurm: job $1 did not get partition $want_part and --mem=$want_mem" "$(grep -Eo '(Partition|MinMemoryNode|NumCPUs)=[^ ]*' <<<"$rec")"
 }
 
 bench_check() {

@@ -71,6 +71,18 @@ out=$(cd "$work" && KIT_ROOT=$work/nograder SUBS=$work/subs-one KIT_ALLOW_NO_GPU
       bash "$work/nograder/jobs/slurm/grade-array.sbatch" 2>&1); rc=$?
 [ $rc = 2 ] && grep -q '^spmv-job: FAILED: grader/grade.py is missing' <<<"$out" &&
   ok "grading without grader/grade.py fails with the reason" || bad "grading without the grader: exit status $rc" "$out"
+# A module that does not load stops the job with the reason (a kit copy whose site.env asks
+# for a module that the node's stand-in `module` command does not have).
+mkdir -p "$work/badmodule/scripts/setup"
+cp -r jobs "$work/badmodule/" && cp scripts/setup/opencl_env.sh "$work/badmodule/scripts/setup/"
+cat >>"$work/badmodule/jobs/site.env" <<'SITE'
+KIT_MODULES="cuda/0.1"
+module() { echo "ERROR: Unable to locate a modulefile for '$2'" >&2; return 1; }
+SITE
+out=$(cd "$work" && KIT_ROOT=$work/badmodule KIT_ALLOW_NO_GPU=1 bash "$work/badmodule/jobs/slurm/00-basics.sbatch" 2>&1); rc=$?
+[ $rc = 2 ] && grep -q "^spmv-job: FAILED: 'module load cuda/0.1' failed .*Unable to locate a modulefile" <<<"$out" &&
+  ! grep -q '^spmv-job: build' <<<"$out" && ok "a module that does not load stops the job with the reason" ||
+  bad "a failed module load: exit status $rc" "$out"
 # A merge where a submission has no results fails and names it, after merging the others.
 mkdir -p "$work/subs-two/ann" "$work/subs-two/ben" && touch "$work/subs-two/ann/a.cpp"
 python3 jobs/ci/stand_in_grader.py --sub "$work/subs-two/ann" --out "$work/merge-out/ann" >/dev/null

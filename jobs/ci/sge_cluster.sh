@@ -60,7 +60,8 @@ CONF
   # qmaster takes its own clients for an unknown host and refuses them.
   echo "$host localhost" > "$common/host_aliases"
   cp -r /usr/share/gridengine/util/resources/centry "$state/centry"
-  printf 'name gpu\nshortcut gpu\ntype INT\nrelop <=\nrequestable YES\nconsumable YES\ndefault 0\nurgency 0\n' \
+  # Consumable per job, not per slot: a job with -pe smp 8 and -l gpu=1 wants one GPU, not 8.
+  printf 'name gpu\nshortcut gpu\ntype INT\nrelop <=\nrequestable YES\nconsumable JOB\ndefault 0\nurgency 0\n' \
     > "$state/centry/gpu"
   write_conf
   /usr/lib/gridengine/spoolinit berkeleydb libspoolb "$state/spooldb" init >/dev/null
@@ -89,9 +90,9 @@ min_cpu_interval      00:05:00
 processors            UNDEFINED
 qtype                 BATCH INTERACTIVE
 ckpt_list             NONE
-pe_list               NONE
+pe_list               smp
 rerun                 FALSE
-slots                 2
+slots                 16
 tmpdir                /tmp
 shell                 /bin/bash
 prolog                NONE
@@ -128,6 +129,11 @@ h_rss                 INFINITY
 s_vmem                INFINITY
 h_vmem                INFINITY
 CONF
+  # A one-node parallel environment, as sites name it most often: the jobs that build ask
+  # for -pe smp KIT_CPUS and run make -j$NSLOTS (jobs/site.env: KIT_SGE_PE).
+  printf 'pe_name smp\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule $pe_slots\ncontrol_slaves FALSE\njob_is_first_task TRUE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
+    > "$state/pe"
+  qconf -Ap "$state/pe" >/dev/null
   qconf -Aq "$state/queue" >/dev/null
   # Schedule at once instead of every 15 s.
   qconf -ssconf | sed -e 's/^schedule_interval .*/schedule_interval 0:0:1/' \

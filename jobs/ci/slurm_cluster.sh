@@ -37,8 +37,10 @@ start() {
   local sock=$state/munge/munge.socket
   munged --force --socket="$sock" --key-file="$state/munge/munge.key" \
     --pid-file="$state/munged.pid" --log-file="$state/munged.log" --seed-file="$state/munge/seed"
-  # The node claims KIT_CI_NODE_CPUS cores (default 16) whatever it has, so that the job
-  # scripts' --cpus-per-task is scheduled unchanged; the jobs find the kit prebuilt.
+  # The node claims KIT_CI_NODE_CPUS cores (default 16) and 64 GB whatever it has, so that
+  # the job scripts' --cpus-per-task and --mem are scheduled unchanged; the jobs find the kit
+  # prebuilt. Two partitions over the one node, as on a site: "cpu" (the default) and "gpu",
+  # which the GPU jobs must name (jobs/site.env: KIT_SLURM_PARTITION).
   local cpus=${KIT_CI_NODE_CPUS:-16}
   cat > "$state/slurm.conf" <<CONF
 ClusterName=kitci
@@ -67,8 +69,9 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=600
 SlurmdParameters=config_overrides
-NodeName=$host CPUs=$cpus Gres=gpu:1 State=UNKNOWN
-PartitionName=kit Nodes=$host Default=YES MaxTime=INFINITE State=UP
+NodeName=$host CPUs=$cpus RealMemory=65536 Gres=gpu:1 State=UNKNOWN
+PartitionName=cpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
+PartitionName=gpu Nodes=$host MaxTime=INFINITE State=UP
 CONF
   echo "NodeName=$host Name=gpu File=/dev/null" > "$state/gres.conf"
   export SLURM_CONF=$state/slurm.conf

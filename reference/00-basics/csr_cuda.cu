@@ -1,4 +1,5 @@
-// Lab 00, step 2: your first CUDA kernel, CSR SpMV with one thread per row. See handouts/00-basics.md.
+/// @file
+/// Lab 00, step 2: your first CUDA kernel, CSR SpMV with one thread per row. See handouts/00-basics.md.
 #include "basics_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -29,7 +30,9 @@ void csr_spmv(CsrView<T> A, const T* x, T* y) {
     // END SOLUTION
 }
 
+/// @cond
 template void csr_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_spmv<double>(CsrView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,4 +1,5 @@
-// Lab 02, steps 1-3: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
+/// @file
+/// Lab 02, steps 1-3: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -26,6 +27,7 @@ __global__ void csr_lanes(CsrView<T> A, const T* __restrict__ x, T* __restrict__
     // END SOLUTION
 }
 
+/// Launches csr_lanes with one group of LANES threads per row.
 template <class T, int LANES>
 void launch_lanes(CsrView<T> A, const T* x, T* y) {
     constexpr int block = 256;  // a multiple of 32, so groups never straddle warps
@@ -60,11 +62,13 @@ void csr_adaptive_spmv(CsrView<T> A, const T* x, T* y) {
     // END SOLUTION
 }
 
+/// @cond
 template void csr_scalar_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_scalar_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_vector_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_vector_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_adaptive_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_adaptive_spmv<double>(CsrView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,5 +1,6 @@
-// Lab 06, steps 3 and 4: CSR5 SpMV on the GPU, the same phases as csr5_cpu.cpp.
-// See handouts/06-csr5.md.
+/// @file
+/// Lab 06, steps 3 and 4: CSR5 SpMV on the GPU, the same phases as csr5_cpu.cpp.
+/// See handouts/06-csr5.md.
 #include <string>
 
 #include "csr5_kernels.hpp"
@@ -9,8 +10,8 @@
 namespace kit::cuda {
 namespace kernel {
 
-constexpr unsigned kFullMask = 0xffffffffu;
-constexpr int kBlock = 256;  // a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps
+constexpr unsigned kFullMask = 0xffffffffu;  ///< every lane of the warp takes part in a shuffle
+constexpr int kBlock = 256;  ///< threads per CUDA block: a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps
 
 /// Phase 1. OMEGA consecutive threads (a warp, or an aligned part of one) own one complete
 /// tile; thread `lane` owns the tile's column `lane`. At step j the OMEGA threads read the
@@ -99,6 +100,7 @@ __global__ void csr5_tail(Csr5View<T> A, const T* __restrict__ x, T* __restrict_
     // END SOLUTION
 }
 
+/// Launches csr5_tiles with OMEGA threads per full tile.
 template <class T, int OMEGA>
 void launch_tiles(Csr5View<T> A, const T* x, T* y) {
     csr5_tiles<T, OMEGA><<<grid_for(static_cast<long long>(A.full_tiles) * OMEGA, kBlock), kBlock>>>(A, x, y);
@@ -138,7 +140,9 @@ void csr5_spmv(Csr5View<T> A, const T* x, T* y) {
     }
 }
 
+/// @cond
 template void csr5_spmv<float>(Csr5View<float>, const float*, float*);
 template void csr5_spmv<double>(Csr5View<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,6 +1,7 @@
-// Lab 07, step 4: four rows per work-item with vector types. See handouts/07-dia-opencl.md.
-// REAL and REAL4 (float/float4 or double/double4) and DIA_CHUNK come from the host as -D
-// build options.
+/// @file
+/// Lab 07, step 4: four rows per work-item with vector types. See handouts/07-dia-opencl.md.
+/// REAL and REAL4 (float/float4 or double/double4) and DIA_CHUNK come from the host as -D
+/// build options.
 #ifdef KIT_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif

@@ -1,4 +1,5 @@
-// Lab 01, steps 2 and 3: COO SpMV on the GPU. See handouts/01-coo.md.
+/// @file
+/// Lab 01, steps 2 and 3: COO SpMV on the GPU. See handouts/01-coo.md.
 #include "coo_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -35,9 +36,11 @@ void coo_segmented_spmv(CooView<T> A, const T* x, T* y) {
     kit::todo("01-coo", 3, "cuda::coo_segmented_spmv launch");
 }
 
+/// @cond
 template void coo_atomic_spmv<float>(CooView<float>, const float*, float*);
 template void coo_atomic_spmv<double>(CooView<double>, const double*, double*);
 template void coo_segmented_spmv<float>(CooView<float>, const float*, float*);
 template void coo_segmented_spmv<double>(CooView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,4 +1,5 @@
-// Lab 02, steps 1-3: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
+/// @file
+/// Lab 02, steps 1-3: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -14,6 +15,7 @@ __global__ void csr_lanes(CsrView<T> A, const T* __restrict__ x, T* __restrict__
     // TODO(02-csr step 1): row = global thread / LANES, lane = thread % LANES; strided partial sums; shuffle reduction
 }
 
+/// Launches csr_lanes with one group of LANES threads per row.
 template <class T, int LANES>
 void launch_lanes(CsrView<T> A, const T* x, T* y) {
     constexpr int block = 256;  // a multiple of 32, so groups never straddle warps
@@ -39,11 +41,13 @@ void csr_adaptive_spmv(CsrView<T> A, const T* x, T* y) {
     kit::todo("02-csr", 3, "cuda::csr_adaptive_spmv dispatch");
 }
 
+/// @cond
 template void csr_scalar_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_scalar_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_vector_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_vector_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_adaptive_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_adaptive_spmv<double>(CsrView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,5 +1,6 @@
-// Lab 02, step 2: the CSR scalar kernel in OpenCL C. See handouts/02-csr.md.
-// REAL (float or double) comes from the host as a -D build option.
+/// @file
+/// Lab 02, step 2: the CSR scalar kernel in OpenCL C. See handouts/02-csr.md.
+/// REAL (float or double) comes from the host as a -D build option.
 #ifdef KIT_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif

@@ -1,4 +1,5 @@
-// Lab 03, steps 2 and 3: DIA SpMV on the GPU. See handouts/03-dia.md.
+/// @file
+/// Lab 03, steps 2 and 3: DIA SpMV on the GPU. See handouts/03-dia.md.
 #include "cuda_run.hpp"
 #include "dia_kernels.hpp"
 
@@ -36,9 +37,11 @@ void dia_shared_spmv(DiaView<T> A, const T* x, T* y) {
     kit::todo("03-dia", 3, "cuda::dia_shared_spmv launch");
 }
 
+/// @cond
 template void dia_naive_spmv<float>(DiaView<float>, const float*, float*);
 template void dia_naive_spmv<double>(DiaView<double>, const double*, double*);
 template void dia_shared_spmv<float>(DiaView<float>, const float*, float*);
 template void dia_shared_spmv<double>(DiaView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,4 +1,5 @@
-// Lab 04, steps 2 and 3: ELL and HYB SpMV on the GPU. See handouts/04-ell.md.
+/// @file
+/// Lab 04, steps 2 and 3: ELL and HYB SpMV on the GPU. See handouts/04-ell.md.
 #include "cuda_run.hpp"
 #include "ell_kernels.hpp"
 
@@ -38,9 +39,11 @@ void hyb_spmv(HybView<T> A, const T* x, T* y) {
     kit::todo("04-ell", 3, "cuda::hyb_spmv launches");
 }
 
+/// @cond
 template void ell_spmv<float>(EllView<float>, const float*, float*);
 template void ell_spmv<double>(EllView<double>, const double*, double*);
 template void hyb_spmv<float>(HybView<float>, const float*, float*);
 template void hyb_spmv<double>(HybView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

@@ -1,11 +1,12 @@
-// Lab 05, steps 2 and 3: BCSR SpMV on the GPU. See handouts/05-bcsr.md.
+/// @file
+/// Lab 05, steps 2 and 3: BCSR SpMV on the GPU. See handouts/05-bcsr.md.
 #include "bcsr_kernels.hpp"
 #include "cuda_run.hpp"
 
 namespace kit::cuda {
 namespace kernel {
 
-constexpr int kThreads = 256;  // threads per CUDA block: a multiple of 32, so warps never straddle
+constexpr int kThreads = 256;  ///< threads per CUDA block: a multiple of 32, so warps never straddle
 
 /// GOSpMV kernel 1: each thread k multiplies block k by x and writes its R partial sums,
 /// one per row of the block, to partial[k*R .. k*R+R-1]. Blocks are independent, so every
@@ -46,9 +47,11 @@ void bcsr_warp_spmv(BcsrView<T> A, const T* x, T* y) {
     kit::todo("05-bcsr", 3, "cuda::bcsr_warp_spmv launch");
 }
 
+/// @cond
 template void bcsr_two_kernel_spmv<float>(BcsrView<float>, const float*, float*, float*);
 template void bcsr_two_kernel_spmv<double>(BcsrView<double>, const double*, double*, double*);
 template void bcsr_warp_spmv<float>(BcsrView<float>, const float*, float*);
 template void bcsr_warp_spmv<double>(BcsrView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda

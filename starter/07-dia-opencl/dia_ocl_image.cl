@@ -1,6 +1,7 @@
-// Lab 07, step 5: x read through an image, so the texture cache serves its reuse.
-// See handouts/07-dia-opencl.md. Float only: an image pixel here is a float4 (CL_RGBA,
-// CL_FLOAT). DIA_CHUNK comes from the host as a -D build option.
+/// @file
+/// Lab 07, step 5: x read through an image, so the texture cache serves its reuse.
+/// See handouts/07-dia-opencl.md. Float only: an image pixel here is a float4 (CL_RGBA,
+/// CL_FLOAT). DIA_CHUNK comes from the host as a -D build option.
 
 /// Unnormalised integer coordinates, no filtering, and CLK_ADDRESS_CLAMP: a pixel outside
 /// the image reads as the border colour (0,0,0,0), which is what x is outside [0, cols).

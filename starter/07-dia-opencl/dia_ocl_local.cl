@@ -1,6 +1,7 @@
-// Lab 07, step 3: the offsets in local memory. See handouts/07-dia-opencl.md.
-// REAL (float or double) and DIA_CHUNK (offsets held in local memory at a time) come from
-// the host as -D build options.
+/// @file
+/// Lab 07, step 3: the offsets in local memory. See handouts/07-dia-opencl.md.
+/// REAL (float or double) and DIA_CHUNK (offsets held in local memory at a time) come from
+/// the host as -D build options.
 #ifdef KIT_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif

@@ -1,5 +1,6 @@
-// Lab 07, step 1: the naive DIA kernel, as the case study first wrote it. See handouts/07-dia-opencl.md.
-// REAL (float or double) comes from the host as a -D build option.
+/// @file
+/// Lab 07, step 1: the naive DIA kernel, as the case study first wrote it. See handouts/07-dia-opencl.md.
+/// REAL (float or double) comes from the host as a -D build option.
 #ifdef KIT_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif

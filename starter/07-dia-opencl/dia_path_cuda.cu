@@ -1,6 +1,7 @@
-// Lab 07, steps 4-5, CUDA counterparts: four rows per thread with float4 loads, and x through
-// the read-only path (__ldg) or a texture object. See handouts/07-dia-opencl.md; the aligned
-// and shared-memory CUDA kernels are lab 03's.
+/// @file
+/// Lab 07, steps 4-5, CUDA counterparts: four rows per thread with float4 loads, and x through
+/// the read-only path (__ldg) or a texture object. See handouts/07-dia-opencl.md; the aligned
+/// and shared-memory CUDA kernels are lab 03's.
 #include <algorithm>
 #include <cstdint>
 
@@ -13,7 +14,7 @@ namespace kernel {
 /// Four consecutive values: a row group's matrix values on one diagonal, or a quad of x.
 template <class T>
 struct Quad {
-    T v[4];
+    T v[4];  ///< the four values
 };
 
 /// The 4 matrix values of a row group: one 16-byte load for float, two for double.
@@ -22,6 +23,7 @@ __device__ inline Quad<float> load_quad(const float* p) {
     const float4 q = *reinterpret_cast<const float4*>(p);
     return {{q.x, q.y, q.z, q.w}};
 }
+/// The same for double: two 16-byte loads.
 __device__ inline Quad<double> load_quad(const double* p) {
     const double2 a = reinterpret_cast<const double2*>(p)[0];
     const double2 b = reinterpret_cast<const double2*>(p)[1];
@@ -34,6 +36,7 @@ __device__ inline void add_quad(float* y, const float* s) {
     q.x += s[0], q.y += s[1], q.z += s[2], q.w += s[3];
     *reinterpret_cast<float4*>(y) = q;
 }
+/// The same for double.
 __device__ inline void add_quad(double* y, const double* s) {
     double2* p = reinterpret_cast<double2*>(y);
     double2 a = p[0], b = p[1];
@@ -46,6 +49,7 @@ template <class T>
 struct GlobalX {
     const T* x;    ///< device x
     index_t cols;  ///< its length
+    /// x[c], an ordinary load.
     __device__ T at(index_t c) const { return x[c]; }
 };
 
@@ -54,6 +58,7 @@ template <class T>
 struct LdgX {
     const T* x;    ///< device x
     index_t cols;  ///< its length
+    /// x[c] through __ldg.
     __device__ T at(index_t c) const {
         // TODO(07-dia-opencl step 5): read x[c] with __ldg
         return T(0);
@@ -66,6 +71,7 @@ struct LdgX {
 struct TextureX {
     cudaTextureObject_t tex;  ///< texture over x
     index_t cols;             ///< length of x
+    /// x[c] fetched from the texture.
     __device__ float at(index_t c) const {
         // TODO(07-dia-opencl step 5): tex1Dfetch<float>(tex, c)
         return 0.0f;
@@ -88,6 +94,7 @@ __global__ void dia_rows4(DiaView<T> A, X x, T* __restrict__ y) {
     // TODO(07-dia-opencl step 4): row = 4 * global thread; chunked offsets in __shared__ memory with __syncthreads (no early return); sum[i] += matrix quad * x quad; full groups add_quad, a partial last group row by row
 }
 
+/// Launches dia_rows4 with one thread per group of four rows; needs pitch % 4 == 0.
 template <class T, class X>
 void launch_rows4(DiaView<T> A, X x, T* y) {
     if (A.pitch % 4 != 0)
@@ -125,9 +132,11 @@ XTexture::~XTexture() {
     if (handle_) cudaDestroyTextureObject(static_cast<cudaTextureObject_t>(handle_));
 }
 
+/// @cond
 template void dia_vec4_spmv<float>(DiaView<float>, const float*, float*);
 template void dia_vec4_spmv<double>(DiaView<double>, const double*, double*);
 template void dia_ldg_spmv<float>(DiaView<float>, const float*, float*);
 template void dia_ldg_spmv<double>(DiaView<double>, const double*, double*);
+/// @endcond
 
 }  // namespace kit::cuda
