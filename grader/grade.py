@@ -43,6 +43,9 @@ def common(p):
                    help="memory limit by the resident-memory watchdog only, no RLIMIT_AS (always so beside a GPU)")
     g.add_argument("--no-retry", action="store_true",
                    help="when a test binary crashes, fail all its tests instead of re-running each alone")
+    g.add_argument("--no-symbol-check", action="store_true",
+                   help="run student objects that reach outside the lab's interface (only to test the other "
+                        "defences; verdicts can then be forged)")
     g.add_argument("--run-as", metavar="USER", help="run builds and tests as this user (grader started as root)")
     g.add_argument("--work-dir", help="where per-submission trees go (default: $TMPDIR)")
     g.add_argument("--keep-work", action="store_true", help="keep the per-submission tree (debugging)")
@@ -56,6 +59,7 @@ def options(a, **over):
     o = grading.Options(kit=a.kit.resolve(), cache_dir=(a.cache or a.kit / "build" / "grader-cache").resolve(),
                         lab=a.lab, sm=a.sm, cuda=not a.no_cuda, frozen_cache=a.frozen_cache, limits=limits,
                         build_timeout_s=a.build_timeout, jobs=a.jobs, retry=not a.no_retry,
+                        symbol_check=not a.no_symbol_check,
                         work_root=a.work_dir, keep_work=a.keep_work, quiet=a.quiet)
     for k, v in over.items():
         setattr(o, k, v)
@@ -81,7 +85,7 @@ def passthrough(a):
             "--jobs", str(a.jobs), "--timeout", str(a.timeout), "--memory-mb", str(a.memory_mb),
             "--build-timeout", str(a.build_timeout), "--quiet"]
     for flag, on in (("--no-cuda", a.no_cuda), ("--no-retry", a.no_retry), ("--keep-work", a.keep_work),
-                     ("--no-address-limit", a.no_address_limit)):
+                     ("--no-address-limit", a.no_address_limit), ("--no-symbol-check", a.no_symbol_check)):
         if on:
             args.append(flag)
     for flag, val in (("--sm", a.sm), ("--run-as", a.run_as), ("--work-dir", a.work_dir)):

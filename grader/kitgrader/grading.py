@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache as cachemod, gtest, labs as labsmod, results, sandbox, scoring, submission
+from . import cache as cachemod, gtest, labs as labsmod, results, sandbox, scoring, submission, symbols
 
 
 @dataclass
@@ -27,6 +27,7 @@ class Options:
     build_memory_mb: int = 8192
     jobs: int = 2
     retry: bool = True
+    symbol_check: bool = True
     work_root: str = None
     keep_work: bool = False
     student: str = None
@@ -54,6 +55,7 @@ class Grader:
             # Build exactly as the prebuilt tree was built, or make would rebuild all of it.
             self.vars = self.cache.vars = stamp["vars"]
         self.gpu = sandbox.has_gpu_device()
+        self._trusted = {}  # lab -> symbols.TrustedSymbols of the instructor's objects
 
     def prepare(self):
         self.cache.ensure([l.name for l in self.labs], frozen=self.o.frozen_cache)
@@ -161,8 +163,14 @@ class Grader:
         self.log(f"grader: {lab.name}: building ({len(files)} student file(s))")
         build_error, cpu = self._build(lab, tree, work)
         timing = {"build": time.monotonic() - t0}
-        outcomes = None
-        if build_error is None:
+        outcomes, rejected = None, None
+        if build_error is None and self.o.symbol_check:
+            if lab.name not in self._trusted:
+                self._trusted[lab.name] = symbols.TrustedSymbols(tree, lab.name)
+            found = symbols.check(tree, lab.name, self._trusted[lab.name])
+            if found:
+                rejected = "\n".join(f"{obj}: {why}" for obj, why in found[:12])
+        if build_error is None and rejected is None:
             t1 = time.monotonic()
             bins = self._seal_binaries(tree, space / "bin", lab)
             env = sandbox.clean_env(space / "home")
@@ -173,14 +181,28 @@ class Grader:
                 outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary)))
             cpu += runner.cpu_s
             timing["tests"] = time.monotonic() - t1
-        res = scoring.score_lab(lab, outcomes, build_error)
+        res = scoring.score_lab(lab, outcomes, build_error, rejected=rejected,
+                                absent=self._absent_backends(tree))
         res["files_from"] = where
         res["files"] = sorted(files)
         res["review_flags"] = scoring.review_flags(files)
+        if rejected:
+            res["review_flags"]["(objects)"] = ["refused to run: " + l for l in rejected.splitlines()]
         res["timing"] = timing
         self.log(f"grader: {lab.name}: {res['score']:g}/{res['max_score']:g}"
                  + (f" ({res['not_run']} not run here)" if res["not_run"] else ""))
         return res, cpu
+
+    def _absent_backends(self, tree):
+        """Backends the grader itself knows cannot run here: only their skipped tests are 'not run'."""
+        try:
+            feats = dict(kv.split("=", 1) for kv in (tree / "build" / ".features").read_text().split() if "=" in kv)
+        except OSError:
+            feats = {}
+        absent = {"cpu": False,
+                  "cuda": feats.get("cuda") != "1" or not self.gpu,
+                  "opencl": feats.get("opencl") != "1" or not sandbox.has_opencl_platform()}
+        return {b for b, gone in absent.items() if gone}
 
     @staticmethod
     def _seal_binaries(tree, bin_dir, lab):

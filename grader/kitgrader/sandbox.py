@@ -202,6 +202,12 @@ def resolve_user(name):
     return pw.pw_uid, pw.pw_gid
 
 
+def has_opencl_platform():
+    """True when an OpenCL driver is registered (PoCL counts): OpenCL tests then must run."""
+    vendors = os.environ.get("OCL_ICD_VENDORS", "/etc/OpenCL/vendors")
+    return bool(os.environ.get("OCL_ICD_FILENAMES")) or any(Path(vendors).glob("*.icd")) or Path(vendors).is_file()
+
+
 def has_gpu_device():
     """True when an NVIDIA driver is present (device nodes, or WSL's /dev/dxg): CUDA then
     needs a large address space, so RLIMIT_AS must stay off."""

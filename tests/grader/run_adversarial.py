@@ -118,6 +118,10 @@ def check(name, case, out_dir):
     for text in case.get("output_excludes", []):
         if text in everything:
             problems.append(f"the output holds {text!r}")
+    review = [t for t in json.loads(results_text)["tests"] if t["extra_data"]["kit_status"] == "review"]
+    for text in case.get("review_contains", []):
+        if not review or text not in review[0]["output"] or review[0]["visibility"] != "hidden":
+            problems.append(f"results.json has no hidden review entry holding {text!r}")
     if "incomplete" in case and g["incomplete"] != case["incomplete"]:
         problems.append(f"incomplete is {g['incomplete']}, expected {case['incomplete']}")
     if g.get("tampered_with_cache"):
