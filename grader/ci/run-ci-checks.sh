@@ -9,6 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+echo "== grader: archives and names"
+python3 tests/grader/test_submission.py
 echo "== grader: adversarial suite"
 python3 tests/grader/run_adversarial.py --cache "${BUILD:-build}/grader-test-cache" --out "$out/adversarial" --sm "${SM:-90}"
 echo "== grader: results.json schema"

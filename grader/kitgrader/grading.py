@@ -111,6 +111,7 @@ class Grader:
             "not_run": sum(l["not_run"] for l in lab_results), "tampered_with_cache": tampered,
             "execution_time": time.monotonic() - t0, "cpu_time": cpu, "notes": notes, "labs": lab_results,
         }
+        grading = results.printable(grading)  # file names need not be UTF-8
         results.write(out_dir, grading)
         return grading
 
@@ -119,7 +120,7 @@ class Grader:
         known = set(used)
         for lab in self.all_labs.values():
             files, _ = submission.find_lab_files(staging, lab, False)
-            known.update(p.relative_to(staging).as_posix() for p in files.values())
+            known.update(submission._printable(p.relative_to(staging).as_posix()) for p in files.values())
         extra = [f for f in submission.all_files(staging) if f not in known]
         if not extra:
             return []
@@ -150,13 +151,14 @@ class Grader:
             return scoring.score_lab(lab, kit_error=status or "the lab is missing from the prebuilt tree"), 0.0
         files, where = ({}, None) if staging is None else submission.find_lab_files(staging, lab, len(self.labs) == 1)
         for path in files.values():
-            used.add(path.relative_to(staging).as_posix())
+            used.add(submission._printable(path.relative_to(staging).as_posix()))
         missing = [f for f in lab.student_files if f not in files]
         if missing and files:
             notes.append(f"{lab.name}: {', '.join(missing)} not in the submission: the starter version was used")
         elif not files:
-            notes.append(f"{lab.name}: no files of this lab found in the submission (looked for starter/{lab.name}/ "
-                         f"or {lab.name}/): the starter was graded")
+            notes.append(f"{lab.name}: no files of this lab found in the submission (looked for "
+                         f"{', '.join(lab.student_files)} in a folder starter/{lab.name}/ or {lab.name}/"
+                         + (", or anywhere" if len(self.labs) == 1 else "") + "): the starter was graded")
         space = self._lab_space(work, lab)
         tree = space / "tree"
         self._place_files(lab, files, tree)

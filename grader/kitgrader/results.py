@@ -175,7 +175,19 @@ def report(grading):
     return "\n".join(out) + "\n"
 
 
+def printable(value):
+    """value with every string made writable as UTF-8 (file names need not be UTF-8)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    return value
+
+
 def write(out_dir, grading):
+    grading = printable(grading)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "grading.json").write_text(json.dumps(grading, indent=1))
