@@ -55,7 +55,7 @@ def common(p):
 def options(a, **over):
     from kitgrader import grading
     limits = sandbox.Limits(timeout_s=a.timeout, memory_mb=a.memory_mb, address_space_limit=not a.no_address_limit,
-                            run_as=sandbox.resolve_user(a.run_as))
+                            run_as=sandbox.resolve_user((a.run_as or "").split(",")[0]))
     o = grading.Options(kit=a.kit.resolve(), cache_dir=(a.cache or a.kit / "build" / "grader-cache").resolve(),
                         lab=a.lab, sm=a.sm, cuda=not a.no_cuda, frozen_cache=a.frozen_cache, limits=limits,
                         build_timeout_s=a.build_timeout, jobs=a.jobs, retry=not a.no_retry,
@@ -88,7 +88,7 @@ def passthrough(a):
                      ("--no-address-limit", a.no_address_limit), ("--no-symbol-check", a.no_symbol_check)):
         if on:
             args.append(flag)
-    for flag, val in (("--sm", a.sm), ("--run-as", a.run_as), ("--work-dir", a.work_dir)):
+    for flag, val in (("--sm", a.sm), ("--work-dir", a.work_dir)):
         if val:
             args += [flag, str(val)]
     return args
@@ -97,12 +97,19 @@ def passthrough(a):
 def cmd_class(a):
     from kitgrader import classroom
     extra = passthrough(a)
+    # After each test program every process of the --run-as user is killed, so students graded
+    # at the same time need users of their own: --run-as u1,u2 with --parallel 2.
+    users = a.run_as.split(",") if a.run_as else []
+    if users and len(users) < a.parallel:
+        raise ValueError(f"--parallel {a.parallel} with --run-as needs {a.parallel} users (--run-as u1,u2,...)")
+    free = __import__("queue").Queue()
+    for u in users or [None]:
+        free.put(u)
 
     def grade_argv(student, sub, out):
         return [sys.executable, str(Path(__file__).resolve()), "grade", "--sub", str(sub), "--out", str(out),
                 "--student", student, *extra]
-    return classroom.grade_folder(options(a), a.subs, a.out, a.csv or a.out / "grades.csv", a.parallel, a.redo,
-                                  grade_argv)
+    return classroom.grade_folder(options(a), a.subs, a.out, a.csv or a.out / "grades.csv", a.parallel, a.redo, grade_argv, free)
 
 
 def cmd_merge(a):

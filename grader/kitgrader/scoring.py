@@ -72,6 +72,9 @@ def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=Non
                 entry.update(status="failed", message="did not run")
             elif o.status == "passed":
                 entry.update(status="passed", score=t.points, message=o.message)
+            elif o.status == "no_time" and backend in absent:
+                entry.update(status="not_run", message=f"not run here (its backend, {backend}, is absent): "
+                             f"{o.message}")
             elif o.status == "skipped" and backend not in absent:
                 entry.update(status="failed", message=f"skipped, although its backend ({backend}) runs here: "
                              f"{o.message}")
