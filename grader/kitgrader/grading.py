@@ -159,7 +159,11 @@ class Grader:
             notes.append(f"{lab.name}: no files of this lab found in the submission (looked for "
                          f"{', '.join(lab.student_files)} in a folder starter/{lab.name}/ or {lab.name}/"
                          + (", or anywhere" if len(self.labs) == 1 else "") + "): the starter was graded")
-        space = self._lab_space(work, lab)
+        try:
+            space = self._lab_space(work, lab)
+        except cachemod.CacheError as e:  # the template was tampered with: never build from it
+            notes.append(f"WARNING: {e}")
+            return scoring.score_lab(lab, kit_error=str(e)), 0.0
         tree = space / "tree"
         self._place_files(lab, files, tree)
         self.log(f"grader: {lab.name}: building ({len(files)} student file(s))")
