@@ -138,7 +138,13 @@ class Cache:
                     raise CacheError(f"the grading tree in {self.dir} was modified after it was built")
                 return
             fp = self.fingerprint()
-            same = bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == self.snapshot()
+            now = self.snapshot()
+            if s and s.get("snapshot") and s["snapshot"] != now:
+                # Build outputs changed after the build (by student code?): remove them, make redoes them.
+                for rel, entry in now.items():
+                    if rel.startswith("build" + os.sep) and s["snapshot"].get(rel) != entry:
+                        (self.tree / rel).unlink(missing_ok=True)
+            same = bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == now
             # A lab whose instructor build failed is tried again (the failure may be passing).
             if not (same and all(s.get("labs", {}).get(l) == "ok" for l in labs)):
                 known = list(s.get("labs", {})) if s else []

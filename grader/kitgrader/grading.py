@@ -63,7 +63,8 @@ class Grader:
         if self.o.limits.run_as and hidden.is_dir() and all(
                 os.stat(p).st_mode & stat.S_IXOTH for p in [hidden, *hidden.parents] if p != Path("/")):
             print(f"grader: warning: {hidden} is readable by other users, so by student code running as "
-                  "--run-as too, if it finds the path (chmod 700 the kit on a grading machine)", file=sys.stderr)
+                  "--run-as too, if it finds the path (chmod 700 that folder alone: the tests read matrices from the "
+                  "prebuilt tree, which must stay reachable)", file=sys.stderr)
 
     # ------------------------------------------------------------ one submission
     def grade(self, sub, out_dir):
