@@ -148,8 +148,10 @@ def _kill_descendants(run_as=None, deadline_s=10.0):
     """Kills every process below the grader (the grader is a subreaper, so detached ones come
     back here) and, under --run-as, every process of that user. Each round stops them all
     first, so that a chain of forks cannot outrun the killing; rounds go on until none is left."""
-    me, end = os.getpid(), time.monotonic() + deadline_s
-    while time.monotonic() < end:
+    me, end, quiet = os.getpid(), time.monotonic() + deadline_s, 0
+    # /proc is not read atomically: a process forked while it is read can be missed, so only
+    # several empty rounds in a row end the killing.
+    while time.monotonic() < end and quiet < 5:
         procs = _processes()
         victims = {pid for pid, (_, uid, state) in procs.items()
                    if state != "Z" and run_as and uid == run_as[0] and pid != me}
@@ -163,7 +165,10 @@ def _kill_descendants(run_as=None, deadline_s=10.0):
                 victims.add(pid)
             todo += children.get(pid, [])
         if not victims:
-            break
+            quiet += 1
+            time.sleep(0.02)
+            continue
+        quiet = 0
         for sig in (signal.SIGSTOP, signal.SIGKILL):
             for pid in victims:
                 try:
@@ -185,6 +190,7 @@ def _kill_group(pid):
 def run(cmd, cwd, env, limits, log_path, memory_guard=True):
     """Runs cmd; stdout and stderr go to log_path. Never raises for what the program does."""
     _become_subreaper()
+    _kill_descendants(limits.run_as)  # anything an earlier program left behind goes before this one starts
     start = time.monotonic()
     set_as = limits.address_space_limit and memory_guard
     with open(log_path, "wb") as log:

@@ -57,6 +57,8 @@ def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=Non
     tests = []
     for t in lab.tests:
         backend = lab.steps[t.step].backend
+        if backend == "cuda" and not t.gpu:
+            backend = "cpu"  # a host-side test of a CUDA step (choosing a launch shape) runs anywhere
         entry = {"name": t.name, "step": t.step, "tier": t.tier, "max_score": t.points, "score": 0,
                  "gpu": t.gpu, "hidden": t.hidden}
         if kit_error:
