@@ -43,6 +43,9 @@ def common(p):
                    help="memory limit by the resident-memory watchdog only, no RLIMIT_AS (always so beside a GPU)")
     g.add_argument("--no-retry", action="store_true",
                    help="when a test binary crashes, fail all its tests instead of re-running each alone")
+    g.add_argument("--no-symbol-check", action="store_true",
+                   help="run student objects that reach outside the lab's interface (only to test the other "
+                        "defences; verdicts can then be forged)")
     g.add_argument("--run-as", metavar="USER", help="run builds and tests as this user (grader started as root)")
     g.add_argument("--work-dir", help="where per-submission trees go (default: $TMPDIR)")
     g.add_argument("--keep-work", action="store_true", help="keep the per-submission tree (debugging)")
@@ -52,10 +55,11 @@ def common(p):
 def options(a, **over):
     from kitgrader import grading
     limits = sandbox.Limits(timeout_s=a.timeout, memory_mb=a.memory_mb, address_space_limit=not a.no_address_limit,
-                            run_as=sandbox.resolve_user(a.run_as))
+                            run_as=sandbox.resolve_user((a.run_as or "").split(",")[0]))
     o = grading.Options(kit=a.kit.resolve(), cache_dir=(a.cache or a.kit / "build" / "grader-cache").resolve(),
                         lab=a.lab, sm=a.sm, cuda=not a.no_cuda, frozen_cache=a.frozen_cache, limits=limits,
                         build_timeout_s=a.build_timeout, jobs=a.jobs, retry=not a.no_retry,
+                        symbol_check=not a.no_symbol_check,
                         work_root=a.work_dir, keep_work=a.keep_work, quiet=a.quiet)
     for k, v in over.items():
         setattr(o, k, v)
@@ -81,10 +85,10 @@ def passthrough(a):
             "--jobs", str(a.jobs), "--timeout", str(a.timeout), "--memory-mb", str(a.memory_mb),
             "--build-timeout", str(a.build_timeout), "--quiet"]
     for flag, on in (("--no-cuda", a.no_cuda), ("--no-retry", a.no_retry), ("--keep-work", a.keep_work),
-                     ("--no-address-limit", a.no_address_limit)):
+                     ("--no-address-limit", a.no_address_limit), ("--no-symbol-check", a.no_symbol_check)):
         if on:
             args.append(flag)
-    for flag, val in (("--sm", a.sm), ("--run-as", a.run_as), ("--work-dir", a.work_dir)):
+    for flag, val in (("--sm", a.sm), ("--work-dir", a.work_dir)):
         if val:
             args += [flag, str(val)]
     return args
@@ -93,12 +97,19 @@ def passthrough(a):
 def cmd_class(a):
     from kitgrader import classroom
     extra = passthrough(a)
+    # After each test program every process of the --run-as user is killed, so students graded
+    # at the same time need users of their own: --run-as u1,u2 with --parallel 2.
+    users = a.run_as.split(",") if a.run_as else []
+    if users and len(users) < a.parallel:
+        raise ValueError(f"--parallel {a.parallel} with --run-as needs {a.parallel} users (--run-as u1,u2,...)")
+    free = __import__("queue").Queue()
+    for u in users or [None]:
+        free.put(u)
 
     def grade_argv(student, sub, out):
         return [sys.executable, str(Path(__file__).resolve()), "grade", "--sub", str(sub), "--out", str(out),
                 "--student", student, *extra]
-    return classroom.grade_folder(options(a), a.subs, a.out, a.csv or a.out / "grades.csv", a.parallel, a.redo,
-                                  grade_argv)
+    return classroom.grade_folder(options(a), a.subs, a.out, a.csv or a.out / "grades.csv", a.parallel, a.redo, grade_argv, free)
 
 
 def cmd_merge(a):

@@ -84,20 +84,37 @@ class Cache:
         except (OSError, ValueError):
             return None
 
+    def features(self):
+        """What make detects on this machine (CUDA, OpenCL): a change means another build."""
+        probe = "kitgrade-features: ; @echo cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) gtest=$(HAVE_GTEST)"
+        try:
+            return subprocess.run(["make", "-s", "-C", str(self.kit), f"--eval={probe}",
+                                   *[f"{k}={v}" for k, v in self.vars.items()], "kitgrade-features"],
+                                  capture_output=True, text=True, timeout=60).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
     def fingerprint(self):
-        h = hashlib.sha256(f"{VERSION}\0{sorted(self.vars.items())}\0{os.environ.get('CXX', '')}".encode())
+        h = hashlib.sha256(f"{VERSION}\0{sorted(self.vars.items())}\0{os.environ.get('CXX', '')}\0"
+                           f"{self.features()}".encode())
         for rel in _kit_files(self.kit):
             h.update(rel.encode() + b"\0" + Path(self.kit, rel).read_bytes() + b"\0")
         return h.hexdigest()
 
     def snapshot(self):
-        """(size, mtime) of every file of the template, to notice if anything wrote to it."""
+        return self._snapshot_of(self.tree)
+
+    @staticmethod
+    def _snapshot_of(tree):
+        """sha256 and mtime of every file of the template, to notice anything that wrote to it
+        (a rewritten object whose size and date were put back included)."""
         snap = {}
-        for dirpath, _, filenames in os.walk(self.tree):
+        for dirpath, _, filenames in os.walk(tree):
             for f in filenames:
                 p = os.path.join(dirpath, f)
                 st = os.lstat(p)
-                snap[os.path.relpath(p, self.tree)] = [st.st_size, st.st_mtime_ns]
+                digest = hashlib.sha256(open(p, "rb").read()).hexdigest() if os.path.isfile(p) else "-"
+                snap[os.path.relpath(p, tree)] = [digest, st.st_mtime_ns]
         return snap
 
     def intact(self):
@@ -121,8 +138,15 @@ class Cache:
                     raise CacheError(f"the grading tree in {self.dir} was modified after it was built")
                 return
             fp = self.fingerprint()
-            same = bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == self.snapshot()
-            if not (same and all(l in s.get("labs", {}) for l in labs)):
+            now = self.snapshot()
+            if s and s.get("snapshot") and s["snapshot"] != now:
+                # Build outputs changed after the build (by student code?): remove them, make redoes them.
+                for rel, entry in now.items():
+                    if rel.startswith("build" + os.sep) and s["snapshot"].get(rel) != entry:
+                        (self.tree / rel).unlink(missing_ok=True)
+            same = bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == now
+            # A lab whose instructor build failed is tried again (the failure may be passing).
+            if not (same and all(s.get("labs", {}).get(l) == "ok" for l in labs)):
                 known = list(s.get("labs", {})) if s else []
                 # Stubs stand in only for objects built with the same make variables.
                 stubbed = s.get("hidden_sources", {}) if s and s.get("vars") == self.vars else {}
@@ -219,3 +243,9 @@ class Cache:
         with open(self.dir / ".lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_SH)
             subprocess.run(["cp", "-a", str(self.tree), str(dest)], check=True)
+            want = (self.stamp() or {}).get("snapshot")
+        # The copy is checked, not only the template: a template changed by an earlier
+        # submission's code must never reach the next student's build.
+        if want is None or self._snapshot_of(dest) != want:
+            raise CacheError(f"the prebuilt grading tree in {self.dir} does not match what was built: "
+                             "it was modified (run 'grade.py prebuild' again)")

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import cache as cachemod, gtest, labs as labsmod, results, sandbox, scoring, submission
+from . import cache as cachemod, gtest, labs as labsmod, results, sandbox, scoring, submission, symbols
 
 
 @dataclass
@@ -27,6 +27,7 @@ class Options:
     build_memory_mb: int = 8192
     jobs: int = 2
     retry: bool = True
+    symbol_check: bool = True
     work_root: str = None
     keep_work: bool = False
     student: str = None
@@ -54,6 +55,7 @@ class Grader:
             # Build exactly as the prebuilt tree was built, or make would rebuild all of it.
             self.vars = self.cache.vars = stamp["vars"]
         self.gpu = sandbox.has_gpu_device()
+        self._trusted = {}  # lab -> symbols.TrustedSymbols of the instructor's objects
 
     def prepare(self):
         self.cache.ensure([l.name for l in self.labs], frozen=self.o.frozen_cache)
@@ -61,7 +63,8 @@ class Grader:
         if self.o.limits.run_as and hidden.is_dir() and all(
                 os.stat(p).st_mode & stat.S_IXOTH for p in [hidden, *hidden.parents] if p != Path("/")):
             print(f"grader: warning: {hidden} is readable by other users, so by student code running as "
-                  "--run-as too, if it finds the path (chmod 700 the kit on a grading machine)", file=sys.stderr)
+                  "--run-as too, if it finds the path (chmod 700 that folder alone: the tests read matrices from the "
+                  "prebuilt tree, which must stay reachable)", file=sys.stderr)
 
     # ------------------------------------------------------------ one submission
     def grade(self, sub, out_dir):
@@ -109,6 +112,7 @@ class Grader:
             "not_run": sum(l["not_run"] for l in lab_results), "tampered_with_cache": tampered,
             "execution_time": time.monotonic() - t0, "cpu_time": cpu, "notes": notes, "labs": lab_results,
         }
+        grading = results.printable(grading)  # file names need not be UTF-8
         results.write(out_dir, grading)
         return grading
 
@@ -117,7 +121,7 @@ class Grader:
         known = set(used)
         for lab in self.all_labs.values():
             files, _ = submission.find_lab_files(staging, lab, False)
-            known.update(p.relative_to(staging).as_posix() for p in files.values())
+            known.update(submission._printable(p.relative_to(staging).as_posix()) for p in files.values())
         extra = [f for f in submission.all_files(staging) if f not in known]
         if not extra:
             return []
@@ -148,21 +152,32 @@ class Grader:
             return scoring.score_lab(lab, kit_error=status or "the lab is missing from the prebuilt tree"), 0.0
         files, where = ({}, None) if staging is None else submission.find_lab_files(staging, lab, len(self.labs) == 1)
         for path in files.values():
-            used.add(path.relative_to(staging).as_posix())
+            used.add(submission._printable(path.relative_to(staging).as_posix()))
         missing = [f for f in lab.student_files if f not in files]
         if missing and files:
             notes.append(f"{lab.name}: {', '.join(missing)} not in the submission: the starter version was used")
         elif not files:
-            notes.append(f"{lab.name}: no files of this lab found in the submission (looked for starter/{lab.name}/ "
-                         f"or {lab.name}/): the starter was graded")
-        space = self._lab_space(work, lab)
+            notes.append(f"{lab.name}: no files of this lab found in the submission (looked for "
+                         f"{', '.join(lab.student_files)} in a folder starter/{lab.name}/ or {lab.name}/"
+                         + (", or anywhere" if len(self.labs) == 1 else "") + "): the starter was graded")
+        try:
+            space = self._lab_space(work, lab)
+        except cachemod.CacheError as e:  # the template was tampered with: never build from it
+            notes.append(f"WARNING: {e}")
+            return scoring.score_lab(lab, kit_error=str(e)), 0.0
         tree = space / "tree"
         self._place_files(lab, files, tree)
         self.log(f"grader: {lab.name}: building ({len(files)} student file(s))")
         build_error, cpu = self._build(lab, tree, work)
         timing = {"build": time.monotonic() - t0}
-        outcomes = None
-        if build_error is None:
+        outcomes, rejected = None, None
+        if build_error is None and self.o.symbol_check:
+            if lab.name not in self._trusted:
+                self._trusted[lab.name] = symbols.TrustedSymbols(tree, lab.name)
+            found = symbols.check(tree, lab.name, self._trusted[lab.name])
+            if found:
+                rejected = "\n".join(f"{obj}: {why}" for obj, why in found[:12])
+        if build_error is None and rejected is None:
             t1 = time.monotonic()
             bins = self._seal_binaries(tree, space / "bin", lab)
             env = sandbox.clean_env(space / "home")
@@ -173,14 +188,28 @@ class Grader:
                 outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary)))
             cpu += runner.cpu_s
             timing["tests"] = time.monotonic() - t1
-        res = scoring.score_lab(lab, outcomes, build_error)
+        res = scoring.score_lab(lab, outcomes, build_error, rejected=rejected,
+                                absent=self._absent_backends(tree))
         res["files_from"] = where
         res["files"] = sorted(files)
         res["review_flags"] = scoring.review_flags(files)
+        if rejected:
+            res["review_flags"]["(objects)"] = ["refused to run: " + l for l in rejected.splitlines()]
         res["timing"] = timing
         self.log(f"grader: {lab.name}: {res['score']:g}/{res['max_score']:g}"
                  + (f" ({res['not_run']} not run here)" if res["not_run"] else ""))
         return res, cpu
+
+    def _absent_backends(self, tree):
+        """Backends the grader itself knows cannot run here: only their skipped tests are 'not run'."""
+        try:
+            feats = dict(kv.split("=", 1) for kv in (tree / "build" / ".features").read_text().split() if "=" in kv)
+        except OSError:
+            feats = {}
+        absent = {"cpu": False,
+                  "cuda": feats.get("cuda") != "1" or not self.gpu,
+                  "opencl": feats.get("opencl") != "1" or not sandbox.has_opencl_platform()}
+        return {b for b, gone in absent.items() if gone}
 
     @staticmethod
     def _seal_binaries(tree, bin_dir, lab):

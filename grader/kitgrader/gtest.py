@@ -18,12 +18,13 @@ from pathlib import Path
 from . import sandbox
 
 MAX_MESSAGE = 1500
+RERUN_CAP = 4  # re-runs of one test program: at most this many timeouts in all
 SKIP_LINE = re.compile(r"^  SKIPPED (\S+): (.*)$")
 
 
 @dataclass
 class TestOutcome:
-    status: str    # passed | failed | skipped
+    status: str    # passed | failed | skipped | no_time (not re-run: the program's time was used up)
     message: str
     time_s: float = 0.0
 
@@ -146,11 +147,13 @@ class Runner:
         return self._rerun_one_by_one(binary, name, why, tests)
 
     def _rerun_one_by_one(self, binary, name, why, tests):
-        outcomes, budget_end = {}, time.monotonic() + self.limits.timeout_s
+        """Each test again, alone, with its own timeout: one hanging test must not use up the
+        time of the next. All re-runs of one program share a cap of RERUN_CAP timeouts."""
+        outcomes, budget_end = {}, time.monotonic() + RERUN_CAP * self.limits.timeout_s
         for i, t in enumerate(tests):
             left = budget_end - time.monotonic()
             if left < 1:
-                outcomes[t.name] = TestOutcome("failed", f"{name} {why}; no time left to re-run this test on its own")
+                outcomes[t.name] = TestOutcome("no_time", f"{name} {why}; no time left to re-run this test on its own")
                 continue
             res, own_why = self._attempt(binary, f"{name}.{i}", gtest_filter=t.name,
                                          timeout=min(self.limits.timeout_s, left))

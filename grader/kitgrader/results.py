@@ -83,7 +83,9 @@ def summary(grading, include_hidden):
         head = f"{lab['lab']}: {lab['title']}"
         out.append(head + (f": {_fmt(lab['score'])}/{_fmt(lab['max_score'])}" if include_hidden else ""))
         if lab["build"] != "ok":
-            what = "did not build: 0 points for this lab" if lab["build"] == "failed" else "could not be graded"
+            what = {"failed": "did not build: 0 points for this lab",
+                    "rejected": "was not run, because its code reaches outside the lab's interface: 0 points "
+                                "for this lab"}.get(lab["build"], "could not be graded")
             out.append(f"  The lab {what}.")
             out.extend("    " + l for l in lab["build_errors"].splitlines())
             continue
@@ -111,6 +113,12 @@ def gradescope(grading):
                 "tags": [lab["lab"], f"step {t['step']}", backend],
                 "extra_data": {"kit_status": t["status"], "gpu": t["gpu"], "tier": t["tier"]},
             })
+    review = review_text(grading)
+    if review:
+        # Gradescope shows a "hidden" test to instructors only: the student never sees the flags.
+        tests.append({"name": "Instructor review: flags for a human look (not part of the score)",
+                      "score": 0, "max_score": 0, "status": "failed", "output": review, "visibility": "hidden",
+                      "tags": ["review"], "extra_data": {"kit_status": "review", "gpu": False, "tier": 0}})
     return {
         "score": grading["score"],
         "execution_time": round(grading["execution_time"], 1),
@@ -127,6 +135,21 @@ def gradescope(grading):
                      for l in grading["labs"]},
         },
     }
+
+
+def review_text(grading):
+    """What an instructor should look at: refused code, suspicious lines, a tampered tree."""
+    out = [f"WARNING: {n}" for n in grading.get("notes", []) if n.startswith("WARNING")]
+    for lab in grading["labs"]:
+        if lab["build"] == "rejected":
+            out.append(f"{lab['lab']}: not run, its objects reach outside the lab's interface:")
+            out.extend("    " + l for l in lab["build_errors"].splitlines())
+        for f, flags in (lab.get("review_flags") or {}).items():
+            if f == "(objects)":
+                continue
+            out.append(f"{lab['lab']}: review {f}:")
+            out.extend("    " + x for x in flags[:20])
+    return "\n".join(out)
 
 
 def report(grading):
@@ -152,7 +175,19 @@ def report(grading):
     return "\n".join(out) + "\n"
 
 
+def printable(value):
+    """value with every string made writable as UTF-8 (file names need not be UTF-8)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    return value
+
+
 def write(out_dir, grading):
+    grading = printable(grading)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "grading.json").write_text(json.dumps(grading, indent=1))

@@ -27,6 +27,7 @@ class Limits:
     address_space_limit: bool = True   # RLIMIT_AS as well as the watchdog
     max_output_mb: int = 64            # RLIMIT_FSIZE: any file the program writes, its log included
     run_as: tuple = None               # (uid, gid) when started as root with --run-as
+    max_processes: int = 256           # RLIMIT_NPROC of the --run-as user
 
 
 @dataclass
@@ -77,6 +78,8 @@ def _limit_child(limits, set_as):
         resource.setrlimit(resource.RLIMIT_FSIZE, (out, out))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if limits.run_as:
+            # Counted per user: a dedicated user has nothing else running, so this caps forks.
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits.max_processes, limits.max_processes))
             uid, gid = limits.run_as
             os.setgroups([])
             os.setgid(gid)
@@ -116,35 +119,65 @@ def _become_subreaper():
     return _subreaper
 
 
-def _kill_orphans():
-    """Kills and reaps every process re-parented to the grader (left behind by student code)."""
-    me = str(os.getpid())
-    for _ in range(20):
-        found = False
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as f:
-                    ppid = f.read().rsplit(b")", 1)[1].split()[1].decode()
-            except (OSError, IndexError):
-                continue
-            if ppid == me:
-                found = True
+def _processes():
+    """{pid: (ppid, uid, state)} of every process."""
+    out = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            out[int(entry.name)] = (int(fields[1]), os.stat(f"/proc/{entry.name}").st_uid, fields[0].decode())
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+def _reap():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _kill_descendants(run_as=None, deadline_s=10.0):
+    """Kills every process below the grader (the grader is a subreaper, so detached ones come
+    back here) and, under --run-as, every process of that user. Each round stops them all
+    first, so that a chain of forks cannot outrun the killing; rounds go on until none is left."""
+    me, end, quiet = os.getpid(), time.monotonic() + deadline_s, 0
+    # /proc is not read atomically: a process forked while it is read can be missed, so only
+    # several empty rounds in a row end the killing.
+    while time.monotonic() < end and quiet < 5:
+        procs = _processes()
+        victims = {pid for pid, (_, uid, state) in procs.items()
+                   if state != "Z" and run_as and uid == run_as[0] and pid != me}
+        children = {}
+        for pid, (ppid, _, _) in procs.items():
+            children.setdefault(ppid, []).append(pid)
+        todo = list(children.get(me, []))
+        while todo:
+            pid = todo.pop()
+            if procs[pid][2] != "Z":
+                victims.add(pid)
+            todo += children.get(pid, [])
+        if not victims:
+            quiet += 1
+            time.sleep(0.02)
+            continue
+        quiet = 0
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in victims:
                 try:
-                    os.kill(int(entry.name), signal.SIGKILL)
+                    os.kill(pid, sig)
                 except OSError:
                     pass
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
-        if not found:
-            return
-        time.sleep(0.05)
+        _reap()
+        time.sleep(0.02)
+    _reap()
 
 
 def _kill_group(pid):
@@ -157,6 +190,7 @@ def _kill_group(pid):
 def run(cmd, cwd, env, limits, log_path, memory_guard=True):
     """Runs cmd; stdout and stderr go to log_path. Never raises for what the program does."""
     _become_subreaper()
+    _kill_descendants(limits.run_as)  # anything an earlier program left behind goes before this one starts
     start = time.monotonic()
     set_as = limits.address_space_limit and memory_guard
     with open(log_path, "wb") as log:
@@ -184,7 +218,7 @@ def run(cmd, cwd, env, limits, log_path, memory_guard=True):
             next_rss_check = now + 0.2
         time.sleep(0.02 if now - start < 2 else 0.05)
     _kill_group(proc.pid)  # leftovers of the group (children it started) go too
-    _kill_orphans()
+    _kill_descendants(limits.run_as)
     proc.returncode = os.waitstatus_to_exitcode(status)
     cpu = usage.ru_utime + usage.ru_stime
     peak = max(peak, usage.ru_maxrss / 1024.0)
@@ -200,6 +234,12 @@ def resolve_user(name):
         raise PermissionError("--run-as needs the grader to start as root")
     pw = pwd.getpwnam(name)
     return pw.pw_uid, pw.pw_gid
+
+
+def has_opencl_platform():
+    """True when an OpenCL driver is registered (PoCL counts): OpenCL tests then must run."""
+    vendors = os.environ.get("OCL_ICD_VENDORS", "/etc/OpenCL/vendors")
+    return bool(os.environ.get("OCL_ICD_FILENAMES")) or any(Path(vendors).glob("*.icd")) or Path(vendors).is_file()
 
 
 def has_gpu_device():

@@ -47,22 +47,39 @@ def first_errors(log_text, max_lines=30):
     return "\n".join(out)
 
 
-def score_lab(lab, outcomes=None, build_error=None, kit_error=None):
-    """The lab's result as a plain dict (the per-lab JSON the merge step reads)."""
+def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=None, absent=()):
+    """The lab's result as a plain dict (the per-lab JSON the merge step reads).
+
+    rejected: why the student's objects were not run (kitgrader.symbols). absent: backends the
+    grader knows cannot run here; a skipped test of any other backend fails, since a skip it
+    did not expect may come from the code under test.
+    """
     tests = []
     for t in lab.tests:
+        backend = lab.steps[t.step].backend
+        if backend == "cuda" and not t.gpu:
+            backend = "cpu"  # a host-side test of a CUDA step (choosing a launch shape) runs anywhere
         entry = {"name": t.name, "step": t.step, "tier": t.tier, "max_score": t.points, "score": 0,
                  "gpu": t.gpu, "hidden": t.hidden}
         if kit_error:
             entry.update(status="error", message=f"grader problem, not yours: {kit_error}")
         elif build_error is not None:
             entry.update(status="failed", message="not run: the lab did not build (see the compiler errors)")
+        elif rejected is not None:
+            entry.update(status="failed", message="not run: the grader refused to run your code, which reaches "
+                         "outside the lab's interface:\n" + rejected)
         else:
             o = outcomes.get(t.name)
             if o is None:
                 entry.update(status="failed", message="did not run")
             elif o.status == "passed":
                 entry.update(status="passed", score=t.points, message=o.message)
+            elif o.status == "no_time" and backend in absent:
+                entry.update(status="not_run", message=f"not run here (its backend, {backend}, is absent): "
+                             f"{o.message}")
+            elif o.status == "skipped" and backend not in absent:
+                entry.update(status="failed", message=f"skipped, although its backend ({backend}) runs here: "
+                             f"{o.message}")
             elif o.status == "skipped":
                 where = "graded on a GPU node" if t.gpu else "graded where its backend runs"
                 entry.update(status="not_run", message=f"not run here ({where}): {o.message}")
@@ -79,8 +96,9 @@ def score_lab(lab, outcomes=None, build_error=None, kit_error=None):
     return {
         "lab": lab.name, "title": lab.title,
         "score": sum(e["score"] for e in tests), "max_score": lab.max_points,
-        "build": "kit-error" if kit_error else ("failed" if build_error is not None else "ok"),
-        "build_errors": build_error or kit_error or "",
+        "build": ("kit-error" if kit_error else "failed" if build_error is not None
+                  else "rejected" if rejected is not None else "ok"),
+        "build_errors": build_error or kit_error or rejected or "",
         "incomplete": not_run > 0 or bool(kit_error), "not_run": not_run,
         "steps": steps, "tests": tests,
     }

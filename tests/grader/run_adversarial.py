@@ -118,6 +118,10 @@ def check(name, case, out_dir):
     for text in case.get("output_excludes", []):
         if text in everything:
             problems.append(f"the output holds {text!r}")
+    review = [t for t in json.loads(results_text)["tests"] if t["extra_data"]["kit_status"] == "review"]
+    for text in case.get("review_contains", []):
+        if not review or text not in review[0]["output"] or review[0]["visibility"] != "hidden":
+            problems.append(f"results.json has no hidden review entry holding {text!r}")
     if "incomplete" in case and g["incomplete"] != case["incomplete"]:
         problems.append(f"incomplete is {g['incomplete']}, expected {case['incomplete']}")
     if g.get("tampered_with_cache"):
@@ -148,7 +152,10 @@ def class_run(cache, sm, work, extra, subs_made):
         shutil.move(str(subs_made[name]), folder / Path(subs_made[name]).name)
     out = work / "class-out"
     cmd = [sys.executable, str(GRADE), "class", "--subs", str(folder), "--out", str(out), "--lab", "02-csr",
-           "--cache", str(cache), "--frozen-cache", "--sm", sm, "--timeout", "10", "--parallel", "2", *extra]
+           "--cache", str(cache), "--frozen-cache", "--sm", sm, "--timeout", "10",
+           # Under --run-as every process of the user is killed after each test program, so two
+           # students at once need two users; the suite has one ('nobody').
+           "--parallel", "1" if "--run-as" in extra else "2", *extra]
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
     first = subprocess.run(cmd, capture_output=True, text=True, env=env)
     rows = list(__import__("csv").reader(open(out / "grades.csv")))
@@ -223,6 +230,14 @@ def main():
             print(f"      {p}")
         if problems:
             failed.append("class")
+    if not a.only:
+        problems = tampered_cache(a.cache, a.sm, work, run_as)
+        print(f"{'PASS' if not problems else 'FAIL'}  a cached object rewritten with its size and date kept "
+              "is never graded from", flush=True)
+        for p in problems:
+            print(f"      {p}")
+        if problems:
+            failed.append("cache")
     after = kit_digest()
     changed = sorted(f for f in set(before) | set(after) if before.get(f) != after.get(f))
     if changed:
@@ -233,10 +248,48 @@ def main():
         print(f"FAIL  test programs still running after grading: {[p.name for p in leftovers]}")
         failed.append("leftovers")
     shutil.rmtree(work, ignore_errors=True)
-    checks = len(chosen) + (0 if a.only else 1) + 2  # cases, the class run, the kit and leftover checks
+    checks = len(chosen) + (0 if a.only else 2) + 2  # cases, the class run, the kit and leftover checks
     print(f"suite: {checks - len(failed)} checks passed, {len(failed)} failed"
           + (f" ({', '.join(failed)})" if failed else "") + f", {time.monotonic() - t0:.0f} s in all")
     return 1 if failed else 0
+
+
+def tampered_cache(cache, sm, work, extra):
+    """An object of the prebuilt tree rewritten (same size, same mtime): the next grading must
+    refuse the tree rather than build from it, and a prebuild must repair it."""
+    obj = next((cache / "tree" / "build" / "obj" / "labs" / "00-basics").glob("*.o"))
+    st = obj.stat()
+    data = bytearray(obj.read_bytes())
+    data[-1] ^= 0xFF
+    obj.write_bytes(bytes(data))
+    os.utime(obj, ns=(st.st_atime_ns, st.st_mtime_ns))
+    problems = []
+    sub = work / "tamper-sub"
+    (sub / "starter" / "00-basics").mkdir(parents=True)
+    shutil.copy(KIT / "reference" / "00-basics" / "csr_cpu.cpp", sub / "starter" / "00-basics")
+    out = work / "tamper-out"
+    proc = grade(sub, out, "00-basics", cache, sm, extra + ["--work-dir", str(work / "trees")])
+    if proc.returncode == 3 and "modified" in proc.stderr and not (out / "grading.json").exists():
+        pass  # refused up front (--frozen-cache): the instructor side failed, exit status 3
+    else:
+        problems += _graded_from_tampered(out, proc)
+    pre = subprocess.run([sys.executable, str(GRADE), "prebuild", "--lab", LABS, "--cache", str(cache), "--sm", sm],
+                         capture_output=True, text=True)
+    if pre.returncode != 0 or obj.read_bytes() == bytes(data):
+        problems.append(f"prebuild did not repair the tree: {pre.stdout}{pre.stderr}")
+    return problems
+
+
+def _graded_from_tampered(out, proc):
+    """Problems when a grading was written although its tree was tampered with."""
+    problems = []
+    try:
+        g = json.loads((out / "grading.json").read_text())
+        if g["labs"][0]["build"] != "kit-error" or not any("WARNING" in n for n in g["notes"]):
+            problems.append(f"graded from a tampered tree: build {g['labs'][0]['build']}, notes {g['notes']}")
+    except (OSError, ValueError, KeyError, IndexError):
+        problems.append(f"no grading written ({proc.returncode}): {proc.stdout}{proc.stderr}")
+    return problems
 
 
 def can_run_as_nobody(cache):

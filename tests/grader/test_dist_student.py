@@ -32,7 +32,7 @@ def main():
     build = "--build" in sys.argv[1:]
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run([str(KIT / "scripts" / "dist_student.sh"), tmp], capture_output=True, text=True)
+        proc = subprocess.run([str(KIT / "scripts" / "edition" / "dist_student.sh"), tmp], capture_output=True, text=True)
         if proc.returncode != 0:
             print(proc.stdout + proc.stderr)
             return 1

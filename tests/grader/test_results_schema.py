@@ -34,6 +34,8 @@ def invariants(r):
             problems.append(f"{t['name']}: status {t['status']} but kit_status {kit}")
         if kit != "passed" and t["score"] != 0:
             problems.append(f"{t['name']}: {kit} yet scores {t['score']}")
+        if kit == "review" and (t["visibility"] != "hidden" or t["max_score"] != 0):
+            problems.append(f"{t['name']}: review flags must be hidden from students and worth nothing")
         if kit == "not_run" and "NOT RUN" not in t["output"]:
             problems.append(f"{t['name']}: not run, but its output does not say so")
     labs = r["extra_data"]["labs"]

@@ -1,0 +1,169 @@
+"""What a student's object files may define and call, checked with nm before any test runs.
+
+A test program links the student's objects with GoogleTest and the kit's test support, so
+code that reaches into either can decide its own verdict (a fake test-part reporter, a
+strong definition that replaces an inline GoogleTest member, a weak copy of a kit function
+with another body). The verdict can only be trusted when the student's objects stay inside
+the lab's interface. For each object compiled from a student file (the .cl files included:
+they are embedded into generated C++) the grader checks that:
+
+  - no symbol, defined or called, belongs to GoogleTest (`testing::`) or to the kit's test
+    support (`kit::testing::`);
+  - every call goes to the kit itself (a function the instructor's objects define), to the
+    C++ runtime and standard library (file streams, threads and filesystem excepted), to
+    maths, memory and printing functions of the C library, or to the CUDA and OpenCL APIs:
+    never to files, processes, signals, the environment, dynamic loading or raw system
+    calls, which SpMV code does not need;
+  - every definition is a C++ name outside the standard library and the test namespaces
+    (or one that nvcc or the kit's .cl embedding generates), and none replaces a definition
+    of the instructor's objects: not a strong one over a weak one, and not a weak copy of a
+    kit function whose size differs from the kit's own.
+
+A submission that breaks a rule is not run at all: the lab scores 0, and the reason goes to
+the student and, as a review flag, to the instructor.
+"""
+import os
+import re
+import subprocess
+from pathlib import Path
+
+TEST_NAMESPACES = re.compile(r"(^|[^A-Za-z0-9_])(kit::)?testing::|\bgtest|\bGTEST")
+
+# C library and runtime functions lab code may call (unmangled names).
+C_CALLS = re.compile(r"""^(
+    (sqrt|cbrt|fabs|fma|exp|exp2|expm1|log|log2|log10|log1p|pow|sin|cos|tan|floor|ceil|round|lround|llround
+     |trunc|fmin|fmax|hypot|nextafter|ldexp|frexp|copysign|nan|fmod|modf|rint|lrint|ilogb|scalbn)[fl]?
+    |abs|labs|llabs|div|ldiv
+    |mem(cpy|move|set|cmp|chr)|__mem(cpy|move|set)_chk|str(len|cmp|ncmp|chr|rchr|nlen|tod|tol|toul|toull)
+    |malloc|calloc|realloc|free|aligned_alloc|posix_memalign|qsort|bsearch|rand|srand|rand_r
+    |printf|puts|putchar|fprintf|fputs|fputc|fwrite|fflush|vprintf|vfprintf|snprintf|vsnprintf|sprintf
+    |__printf_chk|__fprintf_chk|__sprintf_chk|__snprintf_chk|__vsnprintf_chk|__vfprintf_chk|__vprintf_chk
+    |stdout|stderr|__errno_location|clock|clock_gettime|time|__assert_fail|__stack_chk_fail
+    |__cxa_[a-z_]+|__gxx_personality_v0|_Unwind_Resume|__dso_handle|atexit|__tls_get_addr|_GLOBAL_OFFSET_TABLE_
+    |cuda[A-Z][A-Za-z0-9_]*|__cuda[A-Za-z0-9_]*|__nv[A-Za-z0-9_]*|__fatbinwrap[A-Za-z0-9_]*
+    |cl[A-Z][A-Za-z0-9_]*
+)$""", re.X)
+
+# Standard-library names that touch files or start threads (demangled).
+STD_DENIED = re.compile(r"std::(__cxx11::)?basic_(o|i|)fstream|std::basic_filebuf|std::__basic_file|std::filesystem"
+                        r"|std::thread|std::__fs|std::system_error|std::random_device")
+
+# Definitions that nvcc and the .cl embedding write, which are not C++ names.
+GENERATED_DEFS = re.compile(r"^(kit_cl_[A-Za-z0-9_]+|__cuda[A-Za-z0-9_]*|__nv[A-Za-z0-9_]*|__fatbinwrap[A-Za-z0-9_]*"
+                            r"|DW\.ref\.__gxx_personality_v0)$")
+OPERATOR_NEW_DELETE = re.compile(r"^_Z(nw|na|dl|da)")
+STD_MANGLED = re.compile(r"^_Z(N|NK|T[ISV])?(St|Sa|Sb|Ss|Si|So|Sd|N10__cxxabiv1|N9__gnu_cxx)")
+
+
+def student_objects(tree, lab):
+    """The objects compiled from the student's files of lab."""
+    objs = []
+    for sub in (Path("build/obj/starter") / lab, Path("build/obj/gen/starter") / lab):
+        objs += sorted((Path(tree) / sub).glob("*.o"))
+    return objs
+
+
+def trusted_objects(tree, lab):
+    """Every other object of the tree: the kit, the labs' host code, the tests."""
+    mine = {p.resolve() for p in student_objects(tree, lab)}
+    out = []
+    for dirpath, _, filenames in os.walk(Path(tree) / "build" / "obj"):
+        rel = Path(dirpath).relative_to(Path(tree) / "build" / "obj").as_posix()
+        if rel.startswith(("starter", "gen/starter")):
+            continue
+        out += [Path(dirpath, f) for f in filenames if f.endswith(".o") and Path(dirpath, f).resolve() not in mine]
+    return sorted(out)
+
+
+def _nm(paths):
+    """{path: [(name, demangled, type, size)]} for the non-local symbols of each object."""
+    result = {str(p): [] for p in paths}
+    if not paths:
+        return result
+    raw = subprocess.run(["nm", "-A", "-P", "-S", *map(str, paths)], capture_output=True, text=True,
+                         errors="replace").stdout.splitlines()
+    names = sorted({line.split(": ", 1)[1].split(" ", 1)[0] for line in raw if ": " in line})
+    plain = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
+                           errors="replace").stdout.splitlines()
+    demangled = dict(zip(names, plain)) if len(plain) == len(names) else {n: n for n in names}
+    for line in raw:
+        if ": " not in line:
+            continue
+        path, rest = line.split(": ", 1)
+        fields = rest.split()
+        if len(fields) < 2:
+            continue
+        name, kind = fields[0], fields[1]
+        if kind.islower() and kind not in "uvwi":  # local symbols cannot reach other objects
+            continue
+        size = int(fields[3], 16) if len(fields) > 3 else None
+        result.setdefault(path, []).append((name, demangled.get(name, name), kind, size))
+    return result
+
+
+class TrustedSymbols:
+    """What the instructor's objects of one lab define: {name: (kind, size, demangled)}."""
+
+    def __init__(self, tree, lab):
+        self.defs = {}
+        for syms in _nm(trusted_objects(tree, lab)).values():
+            for name, plain, kind, size in syms:
+                if kind != "U":
+                    prev = self.defs.get(name)
+                    # A strong definition anywhere is what a student copy would have to beat.
+                    if prev is None or (kind in "TDBRGS" and prev[0] not in "TDBRGS"):
+                        self.defs[name] = (kind, size, plain)
+
+
+def _call_allowed(name, plain, trusted):
+    if name in trusted.defs:
+        return True
+    if C_CALLS.match(name):
+        return True
+    if OPERATOR_NEW_DELETE.match(name) or STD_MANGLED.match(name):
+        return not STD_DENIED.search(plain)
+    if name.startswith(("_ZN2cl", "_ZNK2cl")):  # the OpenCL C++ bindings
+        return True
+    return False
+
+
+def _definition_problem(name, plain, kind, size, trusted):
+    weak = kind in "WVuvwi"
+    if not name.startswith("_Z"):
+        return None if GENERATED_DEFS.match(name) else f"defines the C-level name {plain}"
+    if OPERATOR_NEW_DELETE.match(name):
+        return f"replaces {plain}"
+    if STD_MANGLED.match(name) and not weak:
+        return f"defines the standard library's {plain}"
+    mine = trusted.defs.get(name)
+    if mine is None:
+        return None
+    their_kind, their_size, _ = mine
+    if not weak and their_kind not in "TDBRGS":
+        return f"replaces the kit's or GoogleTest's {plain}"
+    if weak and plain.startswith("kit::") and size is not None and their_size is not None and size != their_size:
+        return f"defines {plain} differently from the kit"
+    return None
+
+
+def check(tree, lab, trusted=None):
+    """Problems of the student's objects of lab: [(object file name, problem)]; [] when clean."""
+    trusted = trusted or TrustedSymbols(tree, lab)
+    objects = _nm(student_objects(tree, lab))
+    # The student's files may call each other (a .cu calling a helper of a .cpp).
+    own = {name for syms in objects.values() for name, _, kind, _ in syms if kind != "U"}
+    problems = []
+    for path, syms in objects.items():
+        obj = Path(path).name
+        seen = set()
+        for name, plain, kind, size in syms:
+            if TEST_NAMESPACES.search(plain) or TEST_NAMESPACES.search(name):
+                why = f"uses GoogleTest or the kit's test support: {plain}"
+            elif kind == "U":
+                why = None if name in own or _call_allowed(name, plain, trusted) else f"calls {plain}, which lab code may not use"
+            else:
+                why = _definition_problem(name, plain, kind, size, trusted)
+            if why and why not in seen:
+                seen.add(why)
+                problems.append((obj, why[:300]))
+    return problems
