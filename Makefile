@@ -1,8 +1,10 @@
 # SpMV GPU Lab Kit: the one entry point. `make help` lists the targets.
 #
 # Layout of the build (everything under $(BUILD)):
-#   obj/<source path>.o     one object per source; kit, lab host code and tests are
-#                           compiled once and shared by both implementations
+#   obj-<features>/<source path>.o   one object per source; kit, lab host code and tests
+#                           are compiled once and shared by both implementations. The folder
+#                           is named after the feature set (CUDA, OpenCL, SM): a feature change
+#                           builds beside the old objects instead of deleting them
 #   gen/                    generated sources (lab registration lists, embedded .cl files)
 #   <impl>/bin/             test binaries, spmv-kit and lab drivers linked against
 #                           reference/ or starter/ (IMPL=reference|starter)
@@ -46,6 +48,9 @@ endif
 GENCODE := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
            -gencode arch=compute_$(lastword $(SM_LIST)),code=compute_$(lastword $(SM_LIST))
 
+FEATURES := cuda$(HAVE_CUDA)-opencl$(HAVE_OPENCL)$(if $(filter 1,$(HAVE_CUDA)),-sm$(subst $() ,_,$(strip $(SM_LIST))))
+OBJ      := $(BUILD)/obj-$(FEATURES)
+
 # ---------------------------------------------------------------- flags
 # Each target sees labs/common and nothing else of the kit, plus, per folder: a lab's own
 # files see their lab (labs/NN, reference/NN, starter/NN), its tests also tests/NN, and every
@@ -59,9 +64,9 @@ CXXFLAGS  ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
 KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(EXTRA_CXXFLAGS)
 KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(EXTRA_NVCCFLAGS)
-$(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(BUILD)/obj/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
-$(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(BUILD)/obj/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
-$(BUILD)/obj/tests/%: TEST_INCLUDES := -Itests/support
+$(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
+$(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
+$(OBJ)/tests/%: TEST_INCLUDES := -Itests/support
 LDLIBS    := -lpthread
 ifeq ($(HAVE_CUDA),1)
 EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
@@ -81,7 +86,7 @@ $(filter-out $(if $(filter 1,$(HAVE_OPENCL)),,%_opencl.cpp) %_main.cpp,$(wildcar
 $(if $(filter 1,$(HAVE_CUDA)),$(wildcard $(1)/*.cu)) \
 $(if $(filter 1,$(HAVE_OPENCL)),$(patsubst %,$(BUILD)/gen/%.cpp,$(wildcard $(1)/*.cl)))
 endef
-obj = $(patsubst %,$(BUILD)/obj/%.o,$(patsubst $(BUILD)/%,%,$(1)))
+obj = $(patsubst %,$(OBJ)/%.o,$(patsubst $(BUILD)/%,%,$(1)))
 
 KIT_SRC        := $(call sources_in,labs/common)
 KIT_OBJ        := $(call obj,$(KIT_SRC))
@@ -97,22 +102,22 @@ V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 say = $(if $(filter 1,$(V)),,@echo "  $(1)	$(2)")
 
-$(BUILD)/obj/%.cpp.o: %.cpp | $(BUILD)/.features
+$(OBJ)/%.cpp.o: %.cpp | $(BUILD)/.features
 	@mkdir -p $(@D)
 	$(call say,CXX,$<)
 	$(Q)$(CXX) $(KIT_CXXFLAGS) -c $< -o $@
-$(BUILD)/obj/%.cu.o: %.cu | $(BUILD)/.features
+$(OBJ)/%.cu.o: %.cu | $(BUILD)/.features
 	@mkdir -p $(@D)
 	$(call say,NVCC,$<)
 	$(Q)$(NVCC) $(KIT_NVCCFLAGS) -c $< -o $@
-$(BUILD)/obj/gen/%.cpp.o: $(BUILD)/gen/%.cpp
+$(OBJ)/gen/%.cpp.o: $(BUILD)/gen/%.cpp
 	@mkdir -p $(@D)
 	$(call say,CXX,$<)
 	$(Q)$(CXX) $(KIT_CXXFLAGS) -c $< -o $@
 
 # Starter stubs leave parameters unused until the student fills them in: no warnings for that.
-$(BUILD)/obj/starter/%: EXTRA_CXXFLAGS += -Wno-unused-parameter -Wno-unused-variable
-$(BUILD)/obj/starter/%: EXTRA_NVCCFLAGS += -Xcompiler -Wno-unused-parameter -diag-suppress 177,550
+$(OBJ)/starter/%: EXTRA_CXXFLAGS += -Wno-unused-parameter -Wno-unused-variable
+$(OBJ)/starter/%: EXTRA_NVCCFLAGS += -Xcompiler -Wno-unused-parameter -diag-suppress 177,550
 
 # OpenCL C sources are embedded as strings, so a binary never looks for .cl files at run time.
 $(BUILD)/gen/%.cl.cpp: %.cl
@@ -130,11 +135,13 @@ $(BUILD)/gen/labs-all.cpp: $(BUILD)/.labs
 $(BUILD)/.labs: FORCE
 	@mkdir -p $(@D); echo "$(LABS)" | cmp -s - $@ || echo "$(LABS)" > $@
 
-# Rebuild everything when the feature set (CUDA, OpenCL, SM) changes.
+# The feature set of the last build. Rewritten only when it changes; every binary depends on
+# it, so a change relinks them from the objects of the new set (obj-<features>/), and no
+# object is ever deleted under a running build.
+FEATURES_LINE = cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(subst $() ,_,$(strip $(SM_LIST))) objdir=obj-$(FEATURES)
 $(BUILD)/.features: FORCE
 	@mkdir -p $(@D)
-	@echo "cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(SM_LIST)" | cmp -s - $@ || \
-	 { echo "cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(SM_LIST)" > $@; rm -rf $(BUILD)/obj $(BUILD)/reference $(BUILD)/starter; }
+	@echo "$(FEATURES_LINE)" | cmp -s - $@ || echo "$(FEATURES_LINE)" > $@
 FORCE:
 # Generated sources are kept (not deleted as intermediates), so rebuilds stay incremental.
 .SECONDARY:
@@ -143,7 +150,7 @@ FORCE:
 LDFLAGS ?=
 define LINK
 $(call say,LINK,$@)
-$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter-out %.features,$^) $(LDLIBS)
 endef
 
 define impl_rules
@@ -172,10 +179,16 @@ $(BUILD)/bin/test_common: $(call obj,$(wildcard tests/common/*.cpp)) $(TEST_MAIN
 	$(LINK) $(GTEST_LIBS)
 
 # The CLI tests drive the reference spmv-kit binary as a user would.
-$(BUILD)/obj/tests/cli/%: EXTRA_CXXFLAGS += -DKIT_SPMV_KIT_BIN=\"$(abspath $(BUILD))/reference/bin/spmv-kit\"
+$(OBJ)/tests/cli/%: EXTRA_CXXFLAGS += -DKIT_SPMV_KIT_BIN=\"$(abspath $(BUILD))/reference/bin/spmv-kit\"
 $(BUILD)/bin/test_cli: $(call obj,$(wildcard tests/cli/*.cpp)) $(TEST_MAIN_OBJ) $(KIT_OBJ) $(call reg_obj,none) | $(BUILD)/reference/bin/spmv-kit
 	@mkdir -p $(@D)
 	$(LINK) $(GTEST_LIBS)
+
+# Every binary relinks when the feature set changes (its objects then come from another folder).
+ALL_BINS = $(foreach i,reference starter,$(BUILD)/$(i)/bin/spmv-kit $(foreach l,$(LABS),$(BUILD)/$(i)/bin/test_$(l) \
+             $(BUILD)/$(i)/bin/test_$(l)_hidden $(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(i)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))) \
+           $(BUILD)/bin/test_common $(BUILD)/bin/test_cli
+$(ALL_BINS): $(BUILD)/.features
 
 # ---------------------------------------------------------------- what gets built
 has_hidden   = $(wildcard tests/hidden/$(1)/*.cpp)
@@ -208,6 +221,7 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory all
 	@python3 scripts/testing/check_includes.py
+	@python3 scripts/testing/check_citations.py
 	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
 	@python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
 	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi
@@ -251,4 +265,4 @@ help:
 # Feature areas keep their own targets beside their code (grading, benchmarks, cluster jobs).
 include $(wildcard grader/*.mk bench/*.mk jobs/*.mk)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -19,10 +19,10 @@ BENCH_OBJ    = $(call obj,$(call sources_in,bench))
 bench_comma := ,
 BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
 
-$(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT_OBJ)
+$(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT_OBJ) $(BUILD)/.features
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)
-	$(Q)$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(BENCH_LIBS)
+	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter-out %.features,$^) $(LDLIBS) $(BENCH_LIBS)
 
 .PHONY: bench bench-plot bench-validate
 

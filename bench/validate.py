@@ -153,6 +153,7 @@ def dia_path_bytes(bench, size, out_dir):
              "offsets, so every step moves about the same bytes and runs at about the same speed.", "",
              "| kernel | step | 2010 model B/2flop | kit model B/2flop | DRAM B/2flop (ncu) | cold GFLOP/s | steady GFLOP/s |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    rows = []
     for kernel, step, model in DIA_PATH:
         b = events.get(kernel)
         if not b:
@@ -166,6 +167,14 @@ def dia_path_bytes(bench, size, out_dir):
         log(f"dia path {kernel}: DRAM {measured} B/2flop")
         lines.append(f"| {kernel} | {step} | {model} | {b['bytes'] / b['nnz']:.2f} | {measured} | {b['GFLOPs']:.1f} | "
                      f"{b.get('steady_GFLOPs', 0):.1f} |")
+        rows.append({"matrix": matrix, "kernel": kernel, "step": step, "model_2010": model,
+                     "kit_model": b["bytes"] / b["nnz"], "dram_bytes_per_2flops": (call[1] + call[2]) / b["nnz"] if call else "",
+                     "cold_gflops": b["GFLOPs"], "steady_gflops": b.get("steady_GFLOPs", 0)})
+    with open(os.path.join(out_dir, "dia_path_bytes.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["matrix", "kernel", "step", "model_2010", "kit_model",
+                                          "dram_bytes_per_2flops", "cold_gflops", "steady_gflops"])
+        w.writeheader()
+        w.writerows(rows)
     return lines
 
 

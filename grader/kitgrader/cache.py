@@ -213,7 +213,8 @@ class Cache:
         self.log(f"grader: instructor build ready in {time.monotonic() - t0:.0f} s")
 
     def _object_of(self, rel):
-        return self.tree / "build" / "obj" / (rel + ".o")
+        from .symbols import object_dir
+        return self.tree / object_dir(self.tree) / (rel + ".o")
 
     def _check_tests(self, lab):
         """'ok' when the built binaries hold every test of the lab's manifest."""

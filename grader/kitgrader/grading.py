@@ -246,8 +246,9 @@ class Grader:
                 os.chown(target, *uid_gid)
             else:
                 os.chmod(target, 0o644)
-            for obj in (tree / "build" / "obj" / "starter" / lab.name / f"{name}.o",
-                        tree / "build" / "obj" / "gen" / "starter" / lab.name / f"{name}.cpp.o"):
+            objdir = tree / symbols.object_dir(tree)
+            for obj in (objdir / "starter" / lab.name / f"{name}.o",
+                        objdir / "gen" / "starter" / lab.name / f"{name}.cpp.o"):
                 obj.unlink(missing_ok=True)
                 obj.with_suffix(".d").unlink(missing_ok=True)
         shutil.rmtree(tree / "build" / "starter", ignore_errors=True)

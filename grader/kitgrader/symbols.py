@@ -55,10 +55,20 @@ OPERATOR_NEW_DELETE = re.compile(r"^_Z(nw|na|dl|da)")
 STD_MANGLED = re.compile(r"^_Z(N|NK|T[ISV])?(St|Sa|Sb|Ss|Si|So|Sd|N10__cxxabiv1|N9__gnu_cxx)")
 
 
+def object_dir(tree):
+    """build/obj-<features>, the object folder of the tree's last build (named in build/.features)."""
+    try:
+        feats = dict(kv.split("=", 1) for kv in (Path(tree) / "build" / ".features").read_text().split() if "=" in kv)
+    except OSError:
+        feats = {}
+    return Path("build") / feats.get("objdir", "obj")
+
+
 def student_objects(tree, lab):
     """The objects compiled from the student's files of lab."""
     objs = []
-    for sub in (Path("build/obj/starter") / lab, Path("build/obj/gen/starter") / lab):
+    base = object_dir(tree)
+    for sub in (base / "starter" / lab, base / "gen" / "starter" / lab):
         objs += sorted((Path(tree) / sub).glob("*.o"))
     return objs
 
@@ -67,8 +77,9 @@ def trusted_objects(tree, lab):
     """Every other object of the tree: the kit, the labs' host code, the tests."""
     mine = {p.resolve() for p in student_objects(tree, lab)}
     out = []
-    for dirpath, _, filenames in os.walk(Path(tree) / "build" / "obj"):
-        rel = Path(dirpath).relative_to(Path(tree) / "build" / "obj").as_posix()
+    base = Path(tree) / object_dir(tree)
+    for dirpath, _, filenames in os.walk(base):
+        rel = Path(dirpath).relative_to(base).as_posix()
         if rel.startswith(("starter", "gen/starter")):
             continue
         out += [Path(dirpath, f) for f in filenames if f.endswith(".o") and Path(dirpath, f).resolve() not in mine]

@@ -31,6 +31,15 @@ std::string default_profile_path() {
 
 bool is_placeholder(const BcsrProfile& p) { return p.device.find("placeholder") != std::string::npos; }
 
+/// The profile's file name as notes print it: relative to the kit when it lies inside it, so
+/// results and logs never carry the path of the machine they were made on.
+std::string shown_source(const BcsrProfile& p) {
+    if (p.source.empty()) return "an in-memory profile";
+    const std::string matrices = KIT_MATRICES_DIR;
+    const std::string root = matrices.substr(0, matrices.find_last_of('/') + 1);  // <repo>/
+    return p.source.compare(0, root.size(), root) == 0 ? p.source.substr(root.size()) : p.source;
+}
+
 }  // namespace
 
 bool in_sample(index_t block_row, double sigma) {
@@ -54,7 +63,7 @@ std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profil
     s.precision(3);
     s << "block " << choice.best.r << "x" << choice.best.c << " chosen by the tuner (est. fill " << std::fixed
       << choice.best.fill << " at sigma " << std::defaultfloat << choice.sigma << ", estimate " << std::fixed
-      << choice.best.estimate << " GFLOP/s from " << (profile.source.empty() ? "an in-memory profile" : profile.source)
+      << choice.best.estimate << " GFLOP/s from " << shown_source(profile)
       << (is_placeholder(profile) ? ", a PLACEHOLDER profile: run 'spmv-kit tune-profile' on your GPU" : "") << ")";
     return s.str();
 }
@@ -62,7 +71,7 @@ std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profil
 std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile) {
     std::string out;
     char line[256];
-    std::snprintf(line, sizeof line, "tuner      profile %s (%s), sigma %g\n", profile.source.c_str(),
+    std::snprintf(line, sizeof line, "tuner      profile %s (%s), sigma %g\n", shown_source(profile).c_str(),
                   profile.device.empty() ? "device not recorded" : profile.device.c_str(), choice.sigma);
     out += line;
     out += "tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   estimate GFLOP/s\n";
