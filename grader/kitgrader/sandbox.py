@@ -87,19 +87,26 @@ def _limit_child(limits, set_as):
     return apply
 
 
-def _group_rss_mb(sid):
-    """Resident memory of every process in session sid, in MB."""
-    total = 0
+def _proc_stats():
+    """(pid, fields after the command name of /proc/pid/stat) of every process still there."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
             with open(f"/proc/{entry.name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            if int(fields[3]) != sid:  # fields after the name: state ppid pgrp session ...
-                continue
-            total += int(fields[21]) * resource.getpagesize()  # rss in pages
+                yield int(entry.name), f.read().rsplit(b")", 1)[1].split()
         except (OSError, IndexError, ValueError):
+            continue
+
+
+def _group_rss_mb(sid):
+    """Resident memory of every process in session sid, in MB."""
+    total = 0
+    for _, fields in _proc_stats():
+        try:
+            if int(fields[3]) == sid:  # fields after the name: state ppid pgrp session ...
+                total += int(fields[21]) * resource.getpagesize()  # rss in pages
+        except (IndexError, ValueError):
             continue
     return total / (1 << 20)
 
@@ -122,13 +129,9 @@ def _become_subreaper():
 def _processes():
     """{pid: (ppid, uid, state)} of every process."""
     out = {}
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
+    for pid, fields in _proc_stats():
         try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            out[int(entry.name)] = (int(fields[1]), os.stat(f"/proc/{entry.name}").st_uid, fields[0].decode())
+            out[pid] = (int(fields[1]), os.stat(f"/proc/{pid}").st_uid, fields[0].decode())
         except (OSError, IndexError, ValueError):
             continue
     return out
