@@ -24,12 +24,14 @@ $(error IMPL must be reference or starter, not '$(IMPL)')
 endif
 
 LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+comma := ,
 ifeq ($(LAB),all)
 SEL_LABS := $(LABS)
 else
-SEL_LABS := $(LAB)
-ifeq ($(filter $(LAB),$(LABS)),)
-$(error LAB=$(LAB) is not a lab; choose one of: all $(LABS))
+# LAB=02-csr, or a list: LAB=00-basics,02-csr
+SEL_LABS := $(subst $(comma), ,$(LAB))
+ifneq ($(filter-out $(LABS),$(SEL_LABS)),)
+$(error LAB=$(LAB): $(filter-out $(LABS),$(SEL_LABS)) is not a lab; choose all, or one or more (comma-separated) of: $(LABS))
 endif
 endif
 
@@ -38,10 +40,13 @@ HAVE_CUDA   := $(if $(NVCC),1,0)
 HAVE_OPENCL := $(if $(and $(wildcard /usr/include/CL/cl.h),$(shell ls /usr/lib/*/libOpenCL.so /usr/lib/libOpenCL.so 2>/dev/null)),1,0)
 HAVE_GTEST  := $(if $(wildcard /usr/include/gtest/gtest.h),1,0)
 
-# GPU architecture: SM=, else the local GPU, else a fat binary (sm_75..sm_90 + PTX).
+# GPU architecture: SM= (one, or a list for a fat binary: SM="80 90"), else the local GPU,
+# else one architecture (sm_90 + PTX): a machine without a GPU only needs the code to
+# compile, and one architecture builds five times faster than a fat binary.
+SM_DEFAULT  := 90
 ifeq ($(SM),)
 SM_DETECTED := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '.[:space:]')
-SM_LIST     := $(if $(SM_DETECTED),$(SM_DETECTED),75 80 86 89 90)
+SM_LIST     := $(if $(SM_DETECTED),$(SM_DETECTED),$(SM_DEFAULT))
 else
 SM_LIST     := $(SM)
 endif
@@ -205,6 +210,7 @@ all: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(KIT_TEST_BINS)
 
 features:
 	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (install the CUDA Toolkit, or set NVCC=/path/to/nvcc); building the CPU and OpenCL parts only"; fi
+	@if [ "$(HAVE_CUDA)" = 1 ] && [ -z "$(SM)" ] && [ -z "$(SM_DETECTED)" ]; then echo "note: no GPU found: CUDA code built for sm_$(SM_DEFAULT) only (set SM=<arch> for your cluster's GPUs, e.g. SM=80)"; fi
 	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: CL/cl.h or libOpenCL.so missing (run 'make deps')"; fi
 	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest headers missing: run 'make deps'" >&2; exit 1; fi
 

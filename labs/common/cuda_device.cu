@@ -11,10 +11,12 @@ std::optional<std::string> cuda_unavailable() {
     const cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess) {
         cudaGetLastError();  // clear the sticky error so later checks start clean
-        return std::string("no CUDA device: cudaGetDeviceCount says ") + cudaGetErrorString(code) +
-               "; run on a GPU node (see jobs/)";
+        // No GPU at all reads, from the runtime, like a version mismatch ("driver version is
+        // insufficient"): say what the user sees first, the runtime's words after.
+        return std::string("no CUDA device found (run on a GPU node, see jobs/); the CUDA runtime says: ") +
+               cudaGetErrorString(code);
     }
-    if (count == 0) return std::string("no CUDA device visible (check CUDA_VISIBLE_DEVICES)");
+    if (count == 0) return std::string("no CUDA device found (none visible: check CUDA_VISIBLE_DEVICES)");
     return std::nullopt;
 }
 

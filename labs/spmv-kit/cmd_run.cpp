@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,19 +31,50 @@ const char* kRunHelp =
     "  --cl-device D     OpenCL device index or name part\n"
     "Exit status: 0 if y matches the oracle, 1 if not, 2 on bad input or an unavailable backend.\n";
 
+/// Edit distance between two names (insertions, deletions, substitutions), case ignored.
+std::size_t name_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/// "; did you mean 'csr'?" for the registered name closest to `name` (at most 2 edits
+/// away, case ignored), or "".
+std::string suggestion(const std::string& name) {
+    const Variant* best = nullptr;
+    std::size_t best_distance = 3;
+    for (const Variant& v : registry().all())
+        if (const std::size_t d = name_distance(name, v.name); d < best_distance) best = &v, best_distance = d;
+    if (!best) return "";
+    std::string lower = name;
+    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return "; did you mean '" + best->name + "'?" + (lower == best->name ? " (names are lower case)" : "");
+}
+
 const Variant& pick_variant(const std::string& name, const std::string& backend) {
     if (!backend.empty()) {
         const Backend b = parse_backend(backend);
         if (const Variant* v = registry().find(name, b)) return *v;
         if (auto why = backend_unavailable(b)) throw BackendUnavailable(to_string(b) + " backend unavailable: " + *why);
-        throw Error("no variant '" + name + "' on " + backend + "; 'spmv-kit list' shows what exists");
+        throw Error("no variant '" + name + "' on " + backend + suggestion(name) + "; 'spmv-kit list' shows what exists");
     }
     // Prefer a backend that can run here: the GPU first, then the CPU, then OpenCL.
     for (bool need_available : {true, false})
         for (Backend b : {Backend::cuda, Backend::cpu, Backend::opencl})
             if (const Variant* v = registry().find(name, b); v && (!need_available || !backend_unavailable(b)))
                 return *v;
-    throw Error("no variant named '" + name + "'; 'spmv-kit list' shows what exists");
+    throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
 }
 
 void parse_block(const std::string& s, RunOptions& opt) {

@@ -17,6 +17,22 @@ kit::RunOptions tiles(int omega, int sigma) {
     return opt;
 }
 
+// Empty rows, and a row that spans three tiles, with omega = sigma = 2 (4 entries a tile):
+// rows 1, 3, 4 and 7 are empty; row 2 holds entries 3..8 (tiles 0, 1 and 2); the last
+// tile is a tail of 2. Tiles 1 and 2 start inside row 2, so each begins with a carry, and
+// tile 2's segments skip the empty rows 3 and 4 (its empty_offset list is used).
+// Small integers: exact in float and double.
+Problem empty_rows_problem() {
+    kit::CooMatrix A;
+    A.rows = A.cols = 8;
+    const std::vector<std::pair<kit::index_t, std::vector<kit::index_t>>> rows = {
+        {0, {0, 3, 6}}, {2, {0, 1, 2, 4, 5, 7}}, {5, {1, 5}}, {6, {0, 3, 7}}};
+    double value = 1;
+    for (const auto& [r, cols] : rows)
+        for (kit::index_t c : cols) A.add(r, c, value++);
+    return {A, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}};
+}
+
 // The 8x8 example (34 entries), with x = y = [1..8]: y + Ax = [31 133 90 237 500 202 1003 699].
 Problem example8x8_problem() {
     return {kit::csr5_example8x8(), {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}};
@@ -72,9 +88,11 @@ TEST(Step1_Csr5TileCpu, Example8x8Tile1) {
 KIT_CSR5_TEST(Step2_Csr5Cpu, Example4x4, Backend::cpu, example4x4_problem(), true, tiles(2, 2))
 KIT_CSR5_TEST(Step2_Csr5Cpu, Example8x8, Backend::cpu, example8x8_problem(), true, tiles(4, 4))
 KIT_CSR5_TEST(Step2_Csr5Cpu, Rdb450, Backend::cpu, rdb450_problem(), false, tiles(0, 0))
+KIT_CSR5_TEST(Step2_Csr5Cpu, EmptyRowsAcrossTiles, Backend::cpu, empty_rows_problem(), true, tiles(2, 2))
 // Default tiles (omega 32, sigma 4: 128 entries) are larger than both examples: all tail.
 KIT_CSR5_TEST(Step3_Csr5TailCuda, Example4x4, Backend::cuda, example4x4_problem(), true, tiles(0, 0))
 KIT_CSR5_TEST(Step3_Csr5TailCuda, Example8x8, Backend::cuda, example8x8_problem(), true, tiles(0, 0))
 KIT_CSR5_TEST(Step4_Csr5Cuda, Example4x4, Backend::cuda, example4x4_problem(), true, tiles(2, 2))
 KIT_CSR5_TEST(Step4_Csr5Cuda, Example8x8, Backend::cuda, example8x8_problem(), true, tiles(4, 4))
 KIT_CSR5_TEST(Step4_Csr5Cuda, Rdb450, Backend::cuda, rdb450_problem(), false, tiles(0, 0))
+KIT_CSR5_TEST(Step4_Csr5Cuda, EmptyRowsAcrossTiles, Backend::cuda, empty_rows_problem(), true, tiles(2, 2))

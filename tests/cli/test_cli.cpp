@@ -115,3 +115,25 @@ TEST(Cli, GenWritesRdb450ByName) {
     EXPECT_EQ(o.status, 0);
     EXPECT_NE(o.output.find("\n450 450 2580\n1 1 -11.934\n"), std::string::npos) << o.output.substr(0, 400);
 }
+
+TEST(Cli, UnknownFormatSuggestsTheClosestName) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+
+    const Outcome upper = spmv_kit("run " + mtx + " --format CSR --repeats 0");
+    const Outcome missing = spmv_kit("run " + mtx + " --repeats 0");
+
+    EXPECT_EQ(upper.status, 2) << upper.output;
+    EXPECT_NE(upper.output.find("did you mean 'csr'?"), std::string::npos) << upper.output;
+    EXPECT_EQ(missing.status, 2) << missing.output;
+    EXPECT_NE(missing.output.find("missing --format"), std::string::npos) << missing.output;
+}
+
+TEST(Cli, RunReportsBothTimingModes) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/rdb450.mtx";
+
+    const Outcome o = spmv_kit("run " + mtx + " --format csr --backend cpu --repeats 3 --steady 5");
+
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find("cold       median"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("steady     "), std::string::npos) << o.output;
+}

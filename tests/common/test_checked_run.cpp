@@ -1,0 +1,94 @@
+// The one checked run: statuses, the range a precision can check, and equal infinities.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "checked_run.hpp"
+#include "generators.hpp"
+#include "oracle.hpp"
+
+namespace {
+
+// test_common links no lab: a COO loop in the working precision stands in for a kernel.
+const kit::Variant& cpu_csr() {
+    static const kit::Variant v{
+        "coo-loop", kit::Backend::cpu, "test", 0, "one loop over the entries",
+        [](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+           const kit::RunOptions& opt) {
+            return kit::dispatch_precision(opt.precision, [&](auto tag) {
+                using T = decltype(tag);
+                const std::vector<T> vals(A.val.begin(), A.val.end());
+                return kit::run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) {
+                    for (std::size_t k = 0; k < vals.size(); ++k) yp[A.row[k]] += vals[k] * xp[A.col[k]];
+                });
+            });
+        }};
+    return v;
+}
+
+kit::CooMatrix one_row(double a, double b) {
+    kit::CooMatrix A;
+    A.rows = 1;
+    A.cols = 2;
+    A.add(0, 0, a);
+    A.add(0, 1, b);
+    return A;
+}
+
+}  // namespace
+
+TEST(CheckedRun, EqualInfinitiesAreNoError) {
+    const double inf = std::numeric_limits<double>::infinity();
+
+    const kit::Mismatch same = kit::compare_with_oracle({inf, -inf, 1.0}, {inf, -inf, 1.0}, {0.5, 0.5, 0.5});
+    const kit::Mismatch other = kit::compare_with_oracle({inf}, {-inf}, {0.5});
+
+    EXPECT_EQ(same.row, -1);
+    EXPECT_EQ(same.max_error, 0.0);
+    EXPECT_EQ(other.row, 0);
+}
+
+TEST(CheckedRun, FloatRunOfAMatrixOutsideTheFloatRangeIsRefusedNotWrong) {
+    const kit::Reference ref(one_row(4.8e38, 1.0), {1.0, 1.0}, {0.0});
+    kit::RunOptions opt;
+    opt.precision = kit::Precision::f32;
+
+    const kit::CheckedRun f32 = kit::run_checked(cpu_csr(), ref, opt);
+    opt.precision = kit::Precision::f64;
+    const kit::CheckedRun f64 = kit::run_checked(cpu_csr(), ref, opt);
+
+    EXPECT_EQ(f32.status, kit::RunStatus::refused) << f32.message;
+    EXPECT_NE(f32.message.find("float range"), std::string::npos) << f32.message;
+    EXPECT_EQ(f64.status, kit::RunStatus::ok) << f64.message;
+}
+
+TEST(CheckedRun, RowSumsBeyondDoubleAreRefusedWithTheRow) {
+    const kit::Reference ref(one_row(1e308, 1e308), {1.0, 1.0}, {0.0});
+    kit::RunOptions opt;
+
+    const kit::CheckedRun c = kit::run_checked(cpu_csr(), ref, opt);
+
+    EXPECT_EQ(c.status, kit::RunStatus::refused) << c.message;
+    EXPECT_NE(c.message.find("row 0"), std::string::npos) << c.message;
+}
+
+TEST(CheckedRun, ExactComparisonAndRatesOnTheExample) {
+    const kit::Reference ref(kit::example4x4(), {1, 2, 3, 4}, {1, 2, 3, 4});
+    kit::RunOptions opt;
+    opt.repeats = 3;
+    opt.steady_calls = 4;
+
+    const kit::CheckedRun c = kit::run_checked(cpu_csr(), ref, opt, kit::Comparison::exact);
+
+    ASSERT_EQ(c.status, kit::RunStatus::ok) << c.message;
+    EXPECT_EQ(c.result.y, (std::vector<double>{16, 30, 53, 32}));
+    EXPECT_EQ(c.result.times_ms.size(), 3u);
+    EXPECT_GT(c.result.steady_ms, 0.0);
+    EXPECT_GT(c.gflops, 0.0);
+}
+
+TEST(CheckedRun, MachineEpsilonHasOneDefinition) {
+    EXPECT_EQ(kit::eps_of(kit::Precision::f32), static_cast<double>(std::numeric_limits<float>::epsilon()));
+    EXPECT_EQ(kit::eps_of(kit::Precision::f64), std::numeric_limits<double>::epsilon());
+}
