@@ -374,6 +374,14 @@ void report_ceiling(benchmark::State& state, const kit::BandwidthCeiling& c) {
     state.counters["copy_api_GBs"] = c.copy_api_gbs;
 }
 
+/// A console reporter that prints nothing: every figure it would print is in the JSON, and
+/// the summary prints the same figures readably.
+class QuietReporter : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>&) override {}
+};
+
 // ------------------------------------------------------------------ setup
 
 void measure_ceilings() {
@@ -573,7 +581,10 @@ int main_impl(int argc, char** argv) {
         benchmark::AddCustomContext("device_" + kit::to_string(backend), c.device);
     }
     register_all();
-    benchmark::RunSpecifiedBenchmarks();
+    // Google Benchmark's own rows (300-character lines with SI prefixes) go to the JSON only;
+    // the terminal gets the kit's progress lines and, at the end, the summary table.
+    QuietReporter quiet;
+    benchmark::RunSpecifiedBenchmarks(&quiet);
     benchmark::Shutdown();
     const int code = finish(out_dir);
 #if KIT_HAVE_CUDA

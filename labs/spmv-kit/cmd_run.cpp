@@ -109,9 +109,17 @@ int cmd_run(const std::vector<std::string>& argv) {
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
     opt.steady_calls = static_cast<int>(a.get_int("--steady", 100, 0, 1000000));
     parse_block(a.get("--block"), opt);
+    const Variant& v = pick_variant(a.get("--format"), a.get("--backend"));
+    if (auto why = backend_unavailable(v.backend)) {  // say so before reading a large file for nothing
+        std::printf("variant    %s on %s (%s step %d)\nresult     SKIPPED: %s\n", v.name.c_str(),
+                    to_string(v.backend).c_str(), v.lab.c_str(), v.step, why->c_str());
+        return 2;
+    }
     const Reference ref = make_reference(read_matrix_market(a.positional()[0]), a.get("--vectors", "auto"));
     const CooMatrix& A = ref.matrix();
-    const Variant& v = pick_variant(a.get("--format"), a.get("--backend"));
+    if (a.get("--backend").empty() && v.backend != Backend::cuda && registry().find(v.name, Backend::cuda))
+        std::printf("note       running the %s variant: %s (--backend cuda to insist)\n", to_string(v.backend).c_str(),
+                    backend_unavailable(Backend::cuda).value_or("CUDA unavailable").c_str());
     const char* impl = std::getenv("KIT_IMPL");
 
     std::printf("matrix     %s (%d x %d, %lld nonzeros)\n", a.positional()[0].c_str(), A.rows, A.cols,
