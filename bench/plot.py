@@ -12,6 +12,9 @@ Writes, in OUT_DIR:
                            each step against its own bound
   vs_cusparse.png          the best kit kernel's speed-up over cuSPARSE CSR per matrix
                            (only when the run had cuSPARSE)
+  winners_<precision>.png  a heatmap of % of the bandwidth ceiling (cold), kernels by matrices:
+                           the fastest kernel of each matrix boxed, figures above 100% (served
+                           from cache) hatched and starred, refused or failed runs left blank
 Only GPU results are drawn when the run had a GPU; otherwise the host (CPU, PoCL) ones.
 """
 import json
@@ -193,6 +196,46 @@ def plot_ratios(rows, out):
     return [path]
 
 
+def plot_winners(rows, context, where, out):
+    """Heatmap of % of ceiling, one per precision: which kernel wins where, at a glance."""
+    written = []
+    for precision in sorted({r["precision"] for r in rows}):
+        sel = [r for r in rows if r["precision"] == precision]
+        matrices = list(OrderedDict.fromkeys(r["matrix"] for r in sel))
+        kernels = sorted({f"{r['backend']}:{r['kernel']}" for r in sel})
+        cell = {(f"{r['backend']}:{r['kernel']}", r["matrix"]): r for r in sel}
+        fig, ax = plt.subplots(figsize=(1.1 * len(matrices) + 3, 0.32 * len(kernels) + 2.2))
+        grid = [[cell[(k, m)]["pct"] if (k, m) in cell else float("nan") for m in matrices] for k in kernels]
+        image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=100, aspect="auto")
+        for j, m in enumerate(matrices):
+            best = max((r for (k, mm), r in cell.items() if mm == m), key=lambda r: r["gflops"], default=None)
+            for i, k in enumerate(kernels):
+                r = cell.get((k, m))
+                if not r:
+                    continue
+                text = f"{r['pct']:.0f}" + ("*" if r["pct"] > 100 else "")
+                ax.text(j, i, text, ha="center", va="center", fontsize=6,
+                        color="black" if r["pct"] > 60 else "white")
+                if r["pct"] > 100:
+                    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="white",
+                                               linewidth=0))
+                if best is r:
+                    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2))
+        ax.set_xticks(range(len(matrices)))
+        ax.set_xticklabels(matrices, rotation=35, ha="right", fontsize=8)
+        ax.set_yticks(range(len(kernels)))
+        ax.set_yticklabels(kernels, fontsize=8)
+        fig.colorbar(image, ax=ax, label="% of the bandwidth ceiling (cold)")
+        ax.set_title(f"Which kernel wins ({precision}, {where}): red box = fastest on the matrix; "
+                     f"* = above the ceiling (cache)\n{title_device(context, where)}", fontsize=9)
+        fig.tight_layout()
+        path = out / f"winners_{precision}.png"
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -207,7 +250,8 @@ def main(argv):
         return 0
     out.mkdir(parents=True, exist_ok=True)
     picked, where = drawn_rows(rows, context)
-    written = plot_formats(picked, context, where, out) + plot_dia_path(picked, context, where, out) + plot_ratios(picked, out)
+    written = (plot_formats(picked, context, where, out) + plot_dia_path(picked, context, where, out)
+               + plot_ratios(picked, out) + plot_winners(picked, context, where, out))
     for p in written:
         print(f"plot: wrote {p}")
     return 0
