@@ -482,6 +482,48 @@ private:
     long long first_upper_ = 0;
 };
 
+/// Parses the digits of a 1-based index at p; false (and no result) for anything unusual
+/// (signs, more than 18 digits), which the general path then reports or accepts.
+inline bool fast_index(const char*& p, const char* end, count_t& v) {
+    const char* start = p;
+    count_t x = 0;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10u) x = x * 10 + (*p++ - '0');
+    v = x;
+    return p > start && p - start <= 18 && (p == end || is_blank_char(*p));
+}
+
+inline void skip_blanks(const char*& p, const char* end) {
+    while (p < end && is_blank_char(*p)) ++p;
+}
+
+/// The common entry line "<row> <col> [<value>]" parsed in one pass, with no copies. Any
+/// surprise returns false, and the line goes through the general path, which produces the
+/// exact message (or accepts the rarer forms, such as '+' signs).
+inline bool fast_entry(std::string_view line, bool pattern, bool integer, count_t& i, count_t& j, double& v) {
+    const char* p = line.data();
+    const char* const end = p + line.size();
+    skip_blanks(p, end);
+    if (!fast_index(p, end, i)) return false;
+    skip_blanks(p, end);
+    if (!fast_index(p, end, j)) return false;
+    skip_blanks(p, end);
+    if (pattern) {
+        v = 1.0;
+    } else if (integer) {
+        count_t x = 0;
+        const auto [q, ec] = std::from_chars(p, end, x);
+        if (ec != std::errc() || q == p) return false;
+        v = static_cast<double>(x);
+        p = q;
+    } else {
+        const auto [q, ec] = std::from_chars(p, end, v, std::chars_format::general);
+        if (ec != std::errc() || q == p || !std::isfinite(v)) return false;
+        p = q;
+    }
+    skip_blanks(p, end);
+    return p == end;
+}
+
 void read_coordinate(LineReader& r, EntrySink& sink, const CooMatrix& A, const Header& h, count_t nnz) {
     const bool pattern = h.f == Field::pattern;
     const bool integer = h.f == Field::integer;
@@ -491,6 +533,12 @@ void read_coordinate(LineReader& r, EntrySink& sink, const CooMatrix& A, const H
         if (!r.next_content(line))
             r.fail("entry list is short: the size line promises " + std::to_string(nnz) +
                    " entries, the file ends after " + std::to_string(k));
+        count_t fi = 0, fj = 0;
+        double fv = 0;
+        if (fast_entry(line, pattern, integer, fi, fj, fv) && fi >= 1 && fi <= A.rows && fj >= 1 && fj <= A.cols) {
+            sink.add(static_cast<index_t>(fi - 1), static_cast<index_t>(fj - 1), fv);
+            continue;
+        }
         const int n = split_fields(line, tok, 3);
         if (n != fields)
             r.fail("expected " + std::to_string(fields) + " fields (row col" + (pattern ? "" : " value") +

@@ -19,38 +19,50 @@ const CooMatrix& row_major(const CooMatrix& A, CooMatrix& scratch) {
     return scratch;
 }
 
+/// Distinct block columns of width C among sorted columns (C a constant: no division instruction).
+template <int C>
+count_t distinct_block_cols(const index_t* cols, std::size_t n) {
+    count_t blocks = 0;
+    index_t last = -1;
+    for (std::size_t k = 0; k < n; ++k) {
+        const index_t b = cols[k] / C;
+        blocks += b != last;
+        last = b;
+    }
+    return blocks;
+}
+
 /// Distinct r x c blocks for c = 1..4, one block row at a time. Within a block row the
 /// rows are already sorted by column; merging them gives the columns in order, and each
 /// block width then needs one linear count.
 void count_blocks(const CooMatrix& A, int r, count_t blocks[4]) {
     std::fill(blocks, blocks + 4, 0);
-    std::vector<index_t> merged, runs, tmp;
+    std::vector<index_t> merged, tmp;
     const std::size_t n = A.val.size();
+    const index_t* col = A.col.data();
     for (std::size_t begin = 0; begin < n;) {
         const index_t block_row = A.row[begin] / r;
         std::size_t end = begin;
-        merged.clear();
-        while (end < n && A.row[end] / r == block_row) {
-            std::size_t row_end = end;
-            while (row_end < n && A.row[row_end] == A.row[end]) ++row_end;
-            if (merged.empty()) {
-                merged.assign(A.col.begin() + static_cast<std::ptrdiff_t>(end), A.col.begin() + static_cast<std::ptrdiff_t>(row_end));
-            } else {
+        while (end < n && A.row[end] == A.row[begin]) ++end;
+        const index_t* cols = col + begin;
+        std::size_t count = end - begin;
+        if (r > 1 && end < n && A.row[end] / r == block_row) {
+            merged.assign(cols, cols + count);
+            while (end < n && A.row[end] / r == block_row) {
+                std::size_t row_end = end;
+                while (row_end < n && A.row[row_end] == A.row[end]) ++row_end;
                 tmp.resize(merged.size() + (row_end - end));
-                std::merge(merged.begin(), merged.end(), A.col.begin() + static_cast<std::ptrdiff_t>(end),
-                           A.col.begin() + static_cast<std::ptrdiff_t>(row_end), tmp.begin());
+                std::merge(merged.begin(), merged.end(), col + end, col + row_end, tmp.begin());
                 merged.swap(tmp);
+                end = row_end;
             }
-            end = row_end;
+            cols = merged.data();
+            count = merged.size();
         }
-        for (int c = 1; c <= 4; ++c) {
-            index_t last = -1;
-            for (index_t col : merged)
-                if (col / c != last) {
-                    last = col / c;
-                    ++blocks[c - 1];
-                }
-        }
+        blocks[0] += distinct_block_cols<1>(cols, count);
+        blocks[1] += distinct_block_cols<2>(cols, count);
+        blocks[2] += distinct_block_cols<3>(cols, count);
+        blocks[3] += distinct_block_cols<4>(cols, count);
         begin = end;
     }
 }
