@@ -486,10 +486,11 @@ private:
 /// (signs, more than 18 digits), which the general path then reports or accepts.
 inline bool fast_index(const char*& p, const char* end, count_t& v) {
     const char* start = p;
+    const char* stop = end - p > 18 ? p + 18 : end;  // 18 digits cannot overflow 64 bits
     count_t x = 0;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10u) x = x * 10 + (*p++ - '0');
+    while (p < stop && static_cast<unsigned>(*p - '0') < 10u) x = x * 10 + (*p++ - '0');
     v = x;
-    return p > start && p - start <= 18 && (p == end || is_blank_char(*p));
+    return p > start && (p == end || is_blank_char(*p));
 }
 
 inline void skip_blanks(const char*& p, const char* end) {

@@ -453,3 +453,13 @@ TEST(MatrixMarketRules, NormalizeSortsShuffledEntriesAndSumsInFileOrder) {
     ASSERT_EQ(A.nnz(), 1000);
     EXPECT_EQ(A.val[0], 0.25 + 1e-17);  // file order: 0.25 first, then the tiny one
 }
+
+TEST(MatrixMarketRules, LongDigitStringsInIndicesAreReportedNotOverflowed) {
+    // found by the fuzz target: a 19-digit index overflowed the fast path's accumulator
+    const std::string nineteen = error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1511111111111111111 1 1\n");
+    const std::string twenty = error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 15111111111111111111 1\n");
+
+    EXPECT_NE(nineteen.find("test.mtx:3: row index 1511111111111111111 is out of range 1..2"), std::string::npos)
+        << nineteen;
+    EXPECT_NE(twenty.find("test.mtx:3: column index '15111111111111111111' is too large"), std::string::npos) << twenty;
+}
