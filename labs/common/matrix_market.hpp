@@ -75,8 +75,10 @@ struct ReadOptions {
 ///        cgroup limit (containers, Slurm jobs) and `ulimit -v` / `ulimit -d`.
 count_t memory_budget();
 
-/// @brief Peak bytes per stored entry while a matrix is read and normalized (the entry
-///        itself, the sort's two buffers); readers and generators refuse beyond it.
+/// @brief Bytes per stored entry that reading and normalizing may need at their peak: 16 for
+///        the entry, 16 for the sort's buffer, and room for the growth of vectors whose final
+///        size is not known in advance (compressed input, generators). Readers and generators
+///        refuse matrices beyond memory_budget() / kBytesPerEntryPeak entries.
 constexpr count_t kBytesPerEntryPeak = 48;
 
 /// @brief Reads a Matrix Market file (plain, gzip or bzip2) into a normalized hub matrix.
