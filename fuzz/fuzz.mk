@@ -11,14 +11,28 @@ FUZZ_CXX      ?= clang++
 FUZZ_SECONDS  ?= 60
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_BIN      := $(FUZZ_DIR)/mtx-fuzz
-# The reader and every format container: host code only, no CUDA or OpenCL.
-FUZZ_SRC      := fuzz/mtx_fuzz.cpp $(addprefix labs/common/,matrix_market.cpp coo.cpp types.cpp csr.cpp dia.cpp \
-                   ell.cpp hyb.cpp bcsr.cpp csr5.cpp)
-FUZZ_OBJ      := $(patsubst %,$(FUZZ_DIR)/obj/%.o,$(FUZZ_SRC))
+# The kit's host code, every lab's CPU registration and the reference CPU kernels: what
+# a build without CUDA and OpenCL holds (the registration list is generated as the
+# Makefile does it).
+FUZZ_HOST_SRC  = $(filter-out %_opencl.cpp %_main.cpp,$(wildcard $(1)/*.cpp))
+FUZZ_SRC      := fuzz/mtx_fuzz.cpp $(call FUZZ_HOST_SRC,labs/common) \
+                 $(foreach l,$(LABS),$(call FUZZ_HOST_SRC,labs/$(l)) $(call FUZZ_HOST_SRC,reference/$(l))) \
+                 $(FUZZ_DIR)/gen/labs-all.cpp
+FUZZ_OBJ      := $(patsubst %,$(FUZZ_DIR)/obj/%.o,$(patsubst $(FUZZ_DIR)/%,%,$(FUZZ_SRC)))
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CXXFLAGS := -std=c++17 -g -O1 -fno-omit-frame-pointer $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link \
-                 $(INCLUDES) -DKIT_HAVE_CUDA=0 -DKIT_HAVE_OPENCL=0 -DKIT_HAVE_ZLIB=$(HAVE_ZLIB) \
-                 -DKIT_HAVE_BZIP2=$(HAVE_BZIP2)
+FUZZ_CXXFLAGS  = -std=c++17 -g -O1 -fno-omit-frame-pointer $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link \
+                 $(INCLUDES) $(FUZZ_LAB_INCLUDES) -DKIT_HAVE_CUDA=0 -DKIT_HAVE_OPENCL=0 \
+                 $(filter-out -DKIT_HAVE_CUDA=% -DKIT_HAVE_OPENCL=%,$(DEFINES))
+# a lab's files see their own lab, as in the main build
+$(foreach l,$(LABS),$(foreach d,labs reference,$(eval $(FUZZ_DIR)/obj/$(d)/$(l)/%: FUZZ_LAB_INCLUDES := -Ilabs/$(l))))
+
+$(FUZZ_DIR)/gen/labs-all.cpp: $(BUILD)/.labs
+	@mkdir -p $(@D)
+	@scripts/codegen/gen_registration.sh $@ $(LABS)
+$(FUZZ_DIR)/obj/gen/%.cpp.o: $(FUZZ_DIR)/gen/%.cpp
+	@mkdir -p $(@D)
+	$(call say,FUZZCXX,$<)
+	$(Q)$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c $< -o $@
 
 $(FUZZ_DIR)/obj/%.cpp.o: %.cpp
 	@mkdir -p $(@D)
@@ -27,7 +41,7 @@ $(FUZZ_DIR)/obj/%.cpp.o: %.cpp
 
 $(FUZZ_BIN): $(FUZZ_OBJ)
 	$(call say,LINK,$@)
-	$(Q)$(FUZZ_CXX) $(FUZZ_SANITIZE) -fsanitize=fuzzer -o $@ $^ $(filter -lz -lbz2,$(LDLIBS))
+	$(Q)$(FUZZ_CXX) $(FUZZ_SANITIZE) -fsanitize=fuzzer -o $@ $^ $(filter -lz -lbz2 -lpthread,$(LDLIBS))
 
 .PHONY: fuzz fuzz-build
 fuzz-build:

@@ -1,18 +1,23 @@
 // libFuzzer target: the Matrix Market reader, then every format's from_coo and to_coo on
-// what it accepted. Built with clang under AddressSanitizer and UBSan (fuzz/fuzz.mk).
+// what it accepted, then every registered CPU kernel (reference implementation) against
+// the oracle through kit::run_checked, in float and double. Built with clang under
+// AddressSanitizer and UBSan (fuzz/fuzz.mk).
 //
 // What counts as a finding: a crash, a sanitizer report, an exception that is not one of
 // the kit's (kit::Error), or a broken invariant: the reader's matrix is not normalized or
-// has an index out of range, or a format does not give the matrix back. Refusals
-// (kit::InputError from the reader, kit::ConversionRefused from a conversion) are the
-// correct answer to hostile input and end the run quietly.
+// has an index out of range, a format does not give the matrix back, or a CPU kernel's
+// checked run ends WRONG or ERROR. Refusals (kit::InputError from the reader,
+// kit::ConversionRefused from a conversion, RunStatus::refused from a checked run, such as
+// a float run of a matrix outside the float range) are the correct answer to hostile input.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "bcsr.hpp"
+#include "checked_run.hpp"
 #include "coo.hpp"
 #include "csr.hpp"
 #include "csr5.hpp"
@@ -21,6 +26,7 @@
 #include "hyb.hpp"
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
+#include "variants.hpp"
 
 namespace {
 
@@ -84,6 +90,25 @@ void every_format(const kit::CooMatrix& A) {
             conversion("bcsr", [&] { same(want, kit::Bcsr<T>::from_coo(A, r, c).to_coo(), "bcsr"); });
 }
 
+/// Every CPU variant in both precisions, checked against the oracle.
+void every_cpu_kernel(const kit::CooMatrix& A) {
+    // x and y with varied signs and magnitudes, so a kernel that drops or repeats a term shows
+    std::vector<double> x(static_cast<std::size_t>(A.cols)), y(static_cast<std::size_t>(A.rows));
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = 1.0 + static_cast<double>(j % 7) * 0.25 - (j % 3 == 0 ? 3.0 : 0.0);
+    for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<double>(i % 5) - 2.0;
+    const kit::Reference ref(A, x, y);
+    for (const kit::Variant& v : kit::registry().all()) {
+        if (v.backend != kit::Backend::cpu) continue;
+        for (kit::Precision p : {kit::Precision::f64, kit::Precision::f32}) {
+            kit::RunOptions opt;
+            opt.precision = p;
+            const kit::CheckedRun run = kit::run_checked(v, ref, opt);
+            if (kit::is_failure(run.status))
+                finding(kit::where(v, p) + ": " + kit::to_string(run.status) + ": " + run.message);
+        }
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -109,5 +134,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (static_cast<std::int64_t>(A.rows) + A.cols > 20000) return 0;
     every_format<double>(A);
     every_format<float>(A);
+    every_cpu_kernel(A);
     return 0;
 }
