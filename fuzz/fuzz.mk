@@ -20,7 +20,7 @@ FUZZ_SRC      := fuzz/mtx_fuzz.cpp $(call FUZZ_HOST_SRC,labs/common) \
                  $(FUZZ_DIR)/gen/labs-all.cpp
 FUZZ_OBJ      := $(patsubst %,$(FUZZ_DIR)/obj/%.o,$(patsubst $(FUZZ_DIR)/%,%,$(FUZZ_SRC)))
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CXXFLAGS  = -std=c++17 -g -O1 -fno-omit-frame-pointer $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link \
+FUZZ_CXXFLAGS  = -std=c++17 -g -O1 -fno-omit-frame-pointer -MMD -MP $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link \
                  $(INCLUDES) $(FUZZ_LAB_INCLUDES) -DKIT_HAVE_CUDA=0 -DKIT_HAVE_OPENCL=0 \
                  $(filter-out -DKIT_HAVE_CUDA=% -DKIT_HAVE_OPENCL=%,$(DEFINES))
 # a lab's files see their own lab, as in the main build
@@ -38,6 +38,9 @@ $(FUZZ_DIR)/obj/%.cpp.o: %.cpp
 	@mkdir -p $(@D)
 	$(call say,FUZZCXX,$<)
 	$(Q)$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -c $< -o $@
+
+# header dependencies, so a changed header rebuilds what includes it
+-include $(FUZZ_OBJ:.o=.d)
 
 $(FUZZ_BIN): $(FUZZ_OBJ)
 	$(call say,LINK,$@)
