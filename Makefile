@@ -39,6 +39,9 @@ endif
 HAVE_CUDA   := $(if $(NVCC),1,0)
 HAVE_OPENCL := $(if $(and $(wildcard /usr/include/CL/cl.h),$(shell ls /usr/lib/*/libOpenCL.so /usr/lib/libOpenCL.so 2>/dev/null)),1,0)
 HAVE_GTEST  := $(if $(wildcard /usr/include/gtest/gtest.h),1,0)
+# Compressed Matrix Market input (.mtx.gz, .mtx.bz2); without the library the reader says what to install.
+HAVE_ZLIB   := $(if $(wildcard /usr/include/zlib.h),1,0)
+HAVE_BZIP2  := $(if $(wildcard /usr/include/bzlib.h),1,0)
 
 # GPU architecture: SM= (one, or a list for a fat binary: SM="80 90"), else the local GPU,
 # else one architecture (sm_90 + PTX): a machine without a GPU only needs the code to
@@ -53,7 +56,7 @@ endif
 GENCODE := $(foreach s,$(SM_LIST),-gencode arch=compute_$(s),code=sm_$(s)) \
            -gencode arch=compute_$(lastword $(SM_LIST)),code=compute_$(lastword $(SM_LIST))
 
-FEATURES := cuda$(HAVE_CUDA)-opencl$(HAVE_OPENCL)$(if $(filter 1,$(HAVE_CUDA)),-sm$(subst $() ,_,$(strip $(SM_LIST))))
+FEATURES := cuda$(HAVE_CUDA)-opencl$(HAVE_OPENCL)$(if $(filter 1,$(HAVE_CUDA)),-sm$(subst $() ,_,$(strip $(SM_LIST))))-zlib$(HAVE_ZLIB)-bzip2$(HAVE_BZIP2)
 OBJ      := $(BUILD)/obj-$(FEATURES)
 
 # ---------------------------------------------------------------- flags
@@ -62,7 +65,8 @@ OBJ      := $(BUILD)/obj-$(FEATURES)
 # test tests/support. So a file that reaches into another lab does not compile, and
 # scripts/testing/check_includes.py says which line did it.
 INCLUDES  := -Ilabs/common
-DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(CURDIR)/matrices\"
+DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(CURDIR)/matrices\" \
+             -DKIT_HAVE_ZLIB=$(HAVE_ZLIB) -DKIT_HAVE_BZIP2=$(HAVE_BZIP2)
 # CXXFLAGS and NVCCFLAGS are the user's (optimisation, sanitizers); the kit's own flags are
 # added separately so that `make CXXFLAGS=...` never drops include paths or defines.
 CXXFLAGS  ?= -O2 -g
@@ -72,7 +76,7 @@ KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(I
 $(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
 $(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
 $(OBJ)/tests/%: TEST_INCLUDES := -Itests/support
-LDLIBS    := -lpthread
+LDLIBS    := -lpthread $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(if $(filter 1,$(HAVE_BZIP2)),-lbz2)
 ifeq ($(HAVE_CUDA),1)
 EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
 LDLIBS    += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
@@ -143,7 +147,7 @@ $(BUILD)/.labs: FORCE
 # The feature set of the last build. Rewritten only when it changes; every binary depends on
 # it, so a change relinks them from the objects of the new set (obj-<features>/), and no
 # object is ever deleted under a running build.
-FEATURES_LINE = cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(subst $() ,_,$(strip $(SM_LIST))) objdir=obj-$(FEATURES)
+FEATURES_LINE = cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(subst $() ,_,$(strip $(SM_LIST))) zlib=$(HAVE_ZLIB) bzip2=$(HAVE_BZIP2) objdir=obj-$(FEATURES)
 $(BUILD)/.features: FORCE
 	@mkdir -p $(@D)
 	@echo "$(FEATURES_LINE)" | cmp -s - $@ || echo "$(FEATURES_LINE)" > $@
@@ -212,6 +216,8 @@ features:
 	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (install the CUDA Toolkit, or set NVCC=/path/to/nvcc); building the CPU and OpenCL parts only"; fi
 	@if [ "$(HAVE_CUDA)" = 1 ] && [ -z "$(SM)" ] && [ -z "$(SM_DETECTED)" ]; then echo "note: no GPU found: CUDA code built for sm_$(SM_DEFAULT) only (set SM=<arch> for your cluster's GPUs, e.g. SM=80)"; fi
 	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: CL/cl.h or libOpenCL.so missing (run 'make deps')"; fi
+	@if [ "$(HAVE_ZLIB)" = 0 ]; then echo "note: gzip input (.mtx.gz) unsupported: zlib.h missing (run 'make deps': zlib1g-dev)"; fi
+	@if [ "$(HAVE_BZIP2)" = 0 ]; then echo "note: bzip2 input (.mtx.bz2) unsupported: bzlib.h missing (run 'make deps': libbz2-dev)"; fi
 	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest headers missing: run 'make deps'" >&2; exit 1; fi
 
 ## deps           install missing Debian/Ubuntu packages (as root), or print the command to run
@@ -269,6 +275,6 @@ help:
 	@grep -hE '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
 # Feature areas keep their own targets beside their code (grading, benchmarks, cluster jobs).
-include $(wildcard grader/*.mk bench/*.mk jobs/*.mk)
+include $(wildcard grader/*.mk bench/*.mk jobs/*.mk fuzz/*.mk)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -14,7 +14,10 @@ BENCH_OUT   ?= $(BUILD)/bench
 SIZE        ?= auto
 PRECISION   ?= double,float
 BENCH_ARGS  ?=
-BENCH_OBJ    = $(call obj,$(call sources_in,bench))
+BENCH_OBJ    = $(call obj,$(filter-out bench/reader_bench.cpp,$(call sources_in,bench)))
+# The Matrix Market reader on a generated file (kept under the build folder, never committed).
+READER_BENCH_BIN := $(BUILD)/bin/reader-bench
+READER_BENCH_NNZ ?= $(if $(filter tiny,$(SIZE)),1000000,50000000)
 # cuSPARSE only where CUDA is built; the rpath finds libcusparse.so at run time without LD_LIBRARY_PATH.
 bench_comma := ,
 BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
@@ -24,13 +27,18 @@ $(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT
 	$(call say,LINK,$@)
 	$(Q)$(CXX) $(LDFLAGS) -o $@ $(filter-out %.features,$^) $(LDLIBS) $(BENCH_LIBS)
 
+$(READER_BENCH_BIN): $(call obj,bench/reader_bench.cpp) $(KIT_OBJ) $(call reg_obj,none)
+	@mkdir -p $(@D)
+	$(LINK)
+
 .PHONY: bench bench-plot bench-validate
 
 ## bench          every kernel vs cuSPARSE and the copy ceiling: JSON, table, plots (SIZE=tiny|small|medium|large OUT=dir)
 bench: deps
 	@if [ ! -e /usr/include/benchmark/benchmark.h ]; then echo "bench: Google Benchmark missing: run 'make deps' (libbenchmark-dev)" >&2; exit 1; fi
-	@$(MAKE) --no-print-directory features $(BENCH_BIN)
-	@mkdir -p $(BENCH_OUT)
+	@$(MAKE) --no-print-directory features $(BENCH_BIN) $(READER_BENCH_BIN)
+	@mkdir -p $(BENCH_OUT) $(BUILD)/bench-data
+	@$(READER_BENCH_BIN) --file $(BUILD)/bench-data/reader-$(READER_BENCH_NNZ).mtx --nnz $(READER_BENCH_NNZ) --out $(BENCH_OUT)/reader.txt
 	@. scripts/setup/opencl_env.sh; $(BENCH_BIN) --size=$(SIZE) --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS); \
 	  status=$$?; $(MAKE) --no-print-directory bench-plot BENCH_OUT=$(BENCH_OUT); exit $$status
 

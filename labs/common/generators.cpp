@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 
 #include "kit_error.hpp"
+#include "matrix_market.hpp"
 
 namespace kit {
 namespace {
@@ -23,11 +25,32 @@ void require(bool ok, const std::string& what) {
     if (!ok) throw Error("generator: " + what);
 }
 
+/// Refuses, before anything is allocated, a matrix whose entries would not fit the kit's
+/// 32-bit indices or the memory this process may use (building and sorting take about
+/// kBytesPerEntryPeak bytes per entry). `entries` is the count, or its expected value.
+void require_entries(double entries, const std::string& what) {
+    constexpr double limit = std::numeric_limits<index_t>::max();
+    char figures[160];
+    if (entries > limit) {
+        std::snprintf(figures, sizeof figures, "%.3g entries, more than the kit's 32-bit limit of %.0f", entries, limit);
+        throw Error("generator: " + what + " would have " + figures + "; choose smaller sizes");
+    }
+    const double need = entries * static_cast<double>(kBytesPerEntryPeak);
+    const double have = static_cast<double>(memory_budget());
+    if (need > have) {
+        std::snprintf(figures, sizeof figures, "%.3g entries, about %.1f GiB to build and sort, more than the %.1f GiB",
+                      entries, need / (1u << 30), have / (1u << 30));
+        throw Error("generator: " + what + " would have " + figures +
+                    " this process may use (machine memory, cgroup and ulimit); choose smaller sizes");
+    }
+}
+
 }  // namespace
 
 CooMatrix generate_rdb(const RdbParams& p) {
     require(p.m >= 1 && p.m <= 20000, "rdb needs 1 <= m <= 20000, got " + std::to_string(p.m));
     const int m = p.m;
+    require_entries(12.0 * m * m, "rdb with m = " + std::to_string(m));
     const double tau1 = short_decimal(p.c * (m + 1.0) * (m + 1.0));
     const double tau2 = short_decimal(2.0 * tau1);
     const double a2 = short_decimal(p.alpha * p.alpha);
@@ -60,6 +83,7 @@ CooMatrix generate_rdb(const RdbParams& p) {
 CooMatrix generate_stencil2d(int nx, int ny) {
     require(nx >= 1 && ny >= 1 && static_cast<count_t>(nx) * ny <= (count_t{1} << 30),
             "stencil2d needs 1 <= nx, ny and nx*ny <= 2^30");
+    require_entries(5.0 * nx * ny, "stencil2d " + std::to_string(nx) + " x " + std::to_string(ny));
     CooMatrix A;
     A.rows = A.cols = nx * ny;
     for (int y = 0; y < ny; ++y)
@@ -77,6 +101,7 @@ CooMatrix generate_stencil2d(int nx, int ny) {
 CooMatrix generate_stencil3d(int n, int points) {
     require(points == 7 || points == 27, "stencil3d supports 7 or 27 points, got " + std::to_string(points));
     require(n >= 1 && static_cast<count_t>(n) * n * n <= (count_t{1} << 30), "stencil3d needs 1 <= n and n^3 <= 2^30");
+    require_entries(static_cast<double>(points) * n * n * n, "stencil3d with n = " + std::to_string(n));
     CooMatrix A;
     A.rows = A.cols = n * n * n;
     for (int z = 0; z < n; ++z)
@@ -99,6 +124,9 @@ CooMatrix generate_stencil3d(int n, int points) {
 CooMatrix generate_radius_grid(int nx, int ny, int radius) {
     require(nx >= 1 && ny >= 1 && radius >= 0 && static_cast<count_t>(nx) * ny <= (count_t{1} << 28),
             "radius grid needs nx, ny >= 1, radius >= 0 and nx*ny <= 2^28");
+    // about pi r^2 + 2 pi r + 1 neighbours inside the disc (Gauss circle problem), fewer at the edges
+    require_entries(static_cast<double>(nx) * ny * (3.15 * radius * radius + 6.3 * radius + 1),
+                    "radius grid " + std::to_string(nx) + " x " + std::to_string(ny) + ", radius " + std::to_string(radius));
     CooMatrix A;
     A.rows = A.cols = nx * ny;
     for (int y = 0; y < ny; ++y)
@@ -118,6 +146,9 @@ CooMatrix generate_radius_grid(int nx, int ny, int radius) {
 
 CooMatrix generate_power_law(int n, int max_len, double exponent, std::uint64_t seed) {
     require(n >= 1 && max_len >= 1 && max_len <= n && exponent > 0, "power-law needs n >= 1, 1 <= max_len <= n, exponent > 0");
+    double entries = 0;  // exact: row lengths depend only on the ranks, which are 1..n in some order
+    for (int i = 0; i < n; ++i) entries += std::max(1, static_cast<int>(max_len / std::pow(i + 1.0, exponent)));
+    require_entries(entries, "power-law with n = " + std::to_string(n));
     std::mt19937_64 rng(seed);
     std::vector<int> rank(n);
     for (int i = 0; i < n; ++i) rank[i] = i;
@@ -136,6 +167,8 @@ CooMatrix generate_power_law(int n, int max_len, double exponent, std::uint64_t 
 
 CooMatrix generate_dense_rows(int n, int row_len, int dense_rows, std::uint64_t seed) {
     require(n >= 1 && row_len >= 1 && dense_rows >= 0 && dense_rows <= n, "dense-rows needs n >= 1, row_len >= 1, 0 <= dense_rows <= n");
+    require_entries(static_cast<double>(n - dense_rows) * row_len + static_cast<double>(dense_rows) * n,
+                    "dense-rows with n = " + std::to_string(n));
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<index_t> column(0, n - 1);
     std::uniform_real_distribution<double> value(-1.0, 1.0);
@@ -156,6 +189,10 @@ CooMatrix generate_dense_rows(int n, int row_len, int dense_rows, std::uint64_t 
 
 CooMatrix generate_random(int rows, int cols, int per_row, std::uint64_t seed) {
     require(rows >= 0 && cols >= 0 && per_row >= 0, "random needs non-negative sizes");
+    if (cols > 0)  // row lengths are uniform on 0..2*per_row: rows * per_row entries on average
+        require_entries(static_cast<double>(rows) * per_row,
+                        "random " + std::to_string(rows) + " x " + std::to_string(cols) + " with " +
+                            std::to_string(per_row) + " per row");
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> value(-1.0, 1.0);
     CooMatrix A;

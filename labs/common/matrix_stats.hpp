@@ -22,11 +22,13 @@ struct MatrixStats {
     double bcsr_fill[4][4] = {};    ///< [r-1][c-1]: stored block entries / nnz for r x c blocks
 };
 
-/// @brief Computes the figures. Needs O(nnz) time and memory.
+/// @brief Computes the figures in O(nnz log nnz) time and O(nnz) memory, whatever rows and cols are.
 /// @param A [in] hub matrix (normalized)
 MatrixStats compute_stats(const CooMatrix& A);
 
 /// @brief Stored entries / nnz if A were split into r x c blocks (aligned to multiples of r, c).
+///
+/// Memory is proportional to nnz (a normalized copy if A is not normalized).
 /// @param A [in] hub matrix  @param r [in] block rows  @param c [in] block columns
 double bcsr_fill_ratio(const CooMatrix& A, int r, int c);
 

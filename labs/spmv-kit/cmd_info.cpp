@@ -14,14 +14,18 @@ int cmd_info(const std::vector<std::string>& argv) {
         std::cout << "usage: spmv-kit info FILE.mtx\n\n"
                      "Prints size, nonzeros, row-length statistics, the number of occupied diagonals,\n"
                      "and the fill (stored slots / nonzeros) that ELL, DIA and BCSR would need.\n"
-                     "A malformed file is reported as FILE:LINE: reason, with exit status 2.\n";
+                     "FILE may be plain text, gzip or bzip2 (recognised from its content), or a pipe.\n"
+                     "A malformed file is reported as FILE:LINE: reason, with exit status 2; a file that\n"
+                     "breaks a convention of the format but can still be read gets FILE:LINE: warning: lines\n"
+                     "on stderr (the rules: labs/common/matrix_market.hpp).\n";
         return a.has("--help") ? 0 : 2;
     }
     MatrixMarketInfo mm;
     const CooMatrix A = read_matrix_market(a.positional()[0], &mm);
+    for (const std::string& w : mm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     const MatrixStats s = compute_stats(A);
-    std::printf("file            %s (%s %s %s)\n", a.positional()[0].c_str(), mm.storage.c_str(), mm.field.c_str(),
-                mm.symmetry.c_str());
+    std::printf("file            %s (%s %s %s%s%s)\n", a.positional()[0].c_str(), mm.storage.c_str(), mm.field.c_str(),
+                mm.symmetry.c_str(), mm.compression == "none" ? "" : ", ", mm.compression == "none" ? "" : mm.compression.c_str());
     std::printf("size            %d x %d\n", s.rows, s.cols);
     std::printf("nonzeros        %lld (file lists %lld; duplicates summed: %lld)\n", static_cast<long long>(s.nnz),
                 static_cast<long long>(mm.entries_in_file), static_cast<long long>(mm.duplicates_summed));

@@ -29,6 +29,10 @@ need=(
   "fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:the handouts' fonts (PDFs fall back to other fonts)"
   "poppler-utils:/usr/bin/pdftoppm:the docs render check (scripts/docs/ci/run-ci-checks.sh)"
   "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib:the benchmark plots"
+  "zlib1g-dev:/usr/include/zlib.h:reading gzip-compressed matrices (.mtx.gz)"
+  "libbz2-dev:/usr/include/bzlib.h:reading bzip2-compressed matrices (.mtx.bz2)"
+  "clang:/usr/bin/clang++:the fuzz target (make fuzz)"
+  "libclang-rt-dev:/usr/share/doc/libclang-rt-dev:the fuzz target's libFuzzer runtime (make fuzz)"
 )
 
 missing_now() {  # the packages whose proof file is absent, one a line
