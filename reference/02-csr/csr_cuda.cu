@@ -80,7 +80,7 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
 ///   it adds its carry, the block that ends it adds its total. Rows inside a block have one
 ///   writer and use a plain y[row] +=.
 template <class T, int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
+__global__ void csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
     static_assert(THREADS % 32 == 0 && THREADS >= 64, "whole warps, and two of them for the block's search");
     constexpr int TILE = THREADS * ITEMS;
     constexpr int WARPS = THREADS / 32;
