@@ -1,11 +1,25 @@
 /// @file csr_kernels.hpp
-/// @brief Lab 02 signatures: three CUDA CSR kernels, their lane heuristic, and the OpenCL scalar kernel.
+/// @brief Lab 02 signatures: the CSR kernels of the lab (CUDA, CPU), their lane heuristic,
+/// the merge-path search, and (in a .cl file) the OpenCL scalar kernel.
 ///
-/// All three CUDA variants come from one kernel in which a group of LANES consecutive
+/// Three CUDA variants come from one kernel in which a group of LANES consecutive
 /// threads shares a row (LANES a power of two, 1..32):
-/// - scalar:   LANES = 1,  one thread per row (Bell and Garland's csr_scalar)
-/// - vector:   LANES = 32, one warp per row, reduced with shuffles (csr_vector)
-/// - adaptive: LANES chosen from the mean row length by choose_lanes()
+/// - scalar: LANES = 1,  one thread per row (Bell and Garland's csr_scalar)
+/// - vector: LANES = 32, one warp per row, reduced with shuffles (csr_vector)
+/// - lanes:  LANES chosen from the mean row length by choose_lanes(). This is not
+///   CSR-Adaptive (Greathouse and Daga, SC'14), which bins rows into blocks and gives
+///   each block CSR-Stream or CSR-Vector; the handout explains the difference.
+///
+/// The fourth, merge-based (Merrill and Garland, SC'16), splits the merge of the row ends
+/// with the nonzero indices into equal shares, so a long row is split between threads:
+///
+/// @code
+///     4x4 example: row_end = row_ptr[1..] = [2 4 7 9], nonzero indices 0..8
+///     merge path (R = a row end consumed, N = a nonzero consumed), 13 items:
+///         N0 N1 R0 N2 N3 R1 N4 N5 N6 R2 N7 N8 R3
+///     diagonal d = items consumed so far; its coordinate is (rows finished, nonzeros consumed):
+///         d = 4 -> (1, 3),  d = 8 -> (2, 6),  d = 12 -> (3, 9)
+/// @endcode
 #pragma once
 
 #include "csr.hpp"
@@ -22,6 +36,37 @@ namespace kit {
 /// @return 2, 4, 8, 16 or 32
 int choose_lanes(double mean_row_length);
 
+/// @brief A point on the merge path: how many row ends and nonzeros come before it.
+struct MergeCoord {
+    index_t row;  ///< row ends consumed (rows finished); also the row the next nonzero belongs to
+    index_t nz;   ///< nonzeros consumed; the index of the next nonzero
+};
+
+/// @brief Merge-path search: where diagonal `diagonal` crosses the merge of the row ends
+/// with the nonzero indices 0..nnz-1.
+///
+/// The merge takes row end `row_end[i]` before nonzero `k` when row_end[i] <= k (row i holds
+/// no more nonzeros), else nonzero k. The coordinate (row, nz) of a diagonal has row + nz ==
+/// diagonal; it is found by a binary search on row in [max(0, diagonal - nnz), min(diagonal, rows)].
+/// Throws kit::Error if diagonal lies outside [0, rows + nnz].
+/// @param diagonal [in] items of the merge before the point, 0..rows+nnz
+/// @param row_end  [in] rows values: row_end[i] = row_ptr[i+1]
+/// @param rows     [in] number of rows
+/// @param nnz      [in] number of nonzeros
+/// @return the coordinate of the diagonal
+MergeCoord merge_path_search(long long diagonal, const index_t* row_end, index_t rows, index_t nnz);
+
+namespace cpu {
+/// @brief Merge-based SpMV on the host, the GPU decomposition written as a loop: the merge
+/// path (rows + nnz items) is cut into `shares` equal shares; share s starts at the
+/// coordinate of diagonal s * ceil((rows + nnz) / shares), adds its nonzeros into running row
+/// sums, writes the rows whose end it consumes, and leaves the partial sum of the row open at
+/// its end as a carry, added to y after every share has run. Throws kit::Error if shares < 1.
+/// @param A [in] CSR (host)  @param x [in] x  @param y [in,out] y  @param shares [in] number of shares (>= 1)
+template <class T>
+void csr_merge_spmv(CsrView<T> A, const T* x, T* y, int shares);
+}  // namespace cpu
+
 namespace cuda {
 /// @brief Scalar kernel: each thread computes y[row] += A[row,:] * x.
 /// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
@@ -31,10 +76,17 @@ void csr_scalar_spmv(CsrView<T> A, const T* x, T* y);
 /// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
 template <class T>
 void csr_vector_spmv(CsrView<T> A, const T* x, T* y);
-/// @brief Adaptive kernel: choose_lanes(nnz/rows) threads per row.
+/// @brief Lanes kernel: choose_lanes(nnz/rows) threads per row (CSR-Vector with the group
+/// size taken from the mean row length; not CSR-Adaptive).
 /// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
 template <class T>
-void csr_adaptive_spmv(CsrView<T> A, const T* x, T* y);
+void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y);
+/// @brief Merge-based kernel: each block takes an equal share of the merge path (row ends and
+/// nonzeros), each thread an equal part of the block's share; rows cut by a block boundary
+/// are finished with atomicAdd, rows cut inside a block with a segmented scan of the carries.
+/// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
+template <class T>
+void csr_merge_spmv(CsrView<T> A, const T* x, T* y);
 }  // namespace cuda
 
 }  // namespace kit

@@ -12,8 +12,12 @@ void register_lab_02_csr_cuda(Registry& r) {
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_scalar_spmv(A, x, y); }, bytes)});
     r.add({"csr-vector", Backend::cuda, "02-csr", 1, "each warp computes one row; shuffle reduction",
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_vector_spmv(A, x, y); }, bytes)});
-    r.add({"csr-adaptive", Backend::cuda, "02-csr", 3, "choose_lanes(nnz/rows) threads per row",
-           cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_adaptive_spmv(A, x, y); }, bytes)});
+    r.add({"csr-lanes", Backend::cuda, "02-csr", 3, "choose_lanes(nnz/rows) threads per row (not CSR-Adaptive)",
+           cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_mean_lanes_spmv(A, x, y); }, bytes)});
+    r.add({"csr-merge", Backend::cuda, "02-csr", 4,
+           "each block takes 896 items of the merge path of row ends and nonzeros, each thread 7 of them; "
+           "carries by segmented scan in the block, atomicAdd across blocks",
+           cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_merge_spmv(A, x, y); }, bytes)});
 }
 
 }  // namespace kit

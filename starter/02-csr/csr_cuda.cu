@@ -1,5 +1,5 @@
 /// @file
-/// Lab 02, steps 1-3: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
+/// Lab 02, steps 1, 3 and 4: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -23,6 +23,72 @@ void launch_lanes(CsrView<T> A, const T* x, T* y) {
     KIT_CHECK_LAUNCH();
 }
 
+/// Merge-path search by one whole warp, for the coordinate of a block's first or last
+/// diagonal in global memory. Each round the 32 lanes test 32 pivots spread over the
+/// candidate range [lo, hi], and a ballot keeps the piece where the test changes, so the
+/// range shrinks 32-fold per round (5 rounds for 10^7 items, against 23 steps of a binary
+/// search by one thread, each a dependent load from memory).
+__device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t* row_end, index_t rows,
+                                               index_t nnz) {
+    const int lane = threadIdx.x % 32;
+    long long lo = diagonal > nnz ? diagonal - nnz : 0;  // the answer lies in [lo, hi]
+    long long hi = diagonal < rows ? diagonal : rows;
+    while (lo < hi) {
+        const long long n = hi - lo;
+        const long long pivot = lo + lane * n / 32;  // lo <= pivot < hi: a valid row
+        const bool before = row_end[pivot] <= diagonal - pivot - 1;  // row end `pivot` precedes the diagonal
+        const int yes = __popc(__ballot_sync(0xffffffffu, before));  // the test holds for lanes 0..yes-1
+        if (yes == 0) {
+            hi = lo;
+        } else {
+            const long long last_yes = lo + (yes - 1) * n / 32;
+            hi = yes < 32 ? lo + yes * n / 32 : hi;
+            lo = last_yes + 1;
+        }
+    }
+    return {static_cast<index_t>(lo), static_cast<index_t>(diagonal - lo)};
+}
+
+/// Merge-based SpMV (Merrill and Garland, SC'16). The merge path of the matrix is the
+/// rows + nnz items of "row i ends" and "nonzero k" in merge order. Block b takes items
+/// [b * TILE, (b+1) * TILE), TILE = THREADS * ITEMS; thread t of the block takes the
+/// ITEMS consecutive items t * ITEMS ... of the block's share. So every thread does the
+/// same amount of work, whatever the row lengths: a long row is cut into many shares, an
+/// empty row costs one item.
+///
+/// - Two warps find the block's first and last coordinate (warp_merge_search).
+/// - The block stages its share in shared memory: the row ends, and the products
+///   vals[k] * x[col_idx[k]] (consecutive threads load consecutive entries: coalesced).
+/// - Each thread finds its start by binary search in shared memory, then walks its items:
+///   a nonzero adds its product to the running sum, a row end writes the sum to y.
+/// - A thread's last row is usually unfinished: its partial sum (the carry) belongs to the
+///   row the next thread starts with. A segmented scan of the carries over the block (keyed
+///   by row) gives each thread what the threads before it left for its first row.
+/// - A row cut by a block boundary gets every part through atomicAdd: the block that starts
+///   it adds its carry, the block that ends it adds its total. Rows inside a block have one
+///   writer and use a plain y[row] +=.
+template <class T, int THREADS, int ITEMS>
+__global__ void csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
+    static_assert(THREADS % 32 == 0 && THREADS >= 64, "whole warps, and two of them for the block's search");
+    constexpr int TILE = THREADS * ITEMS;
+    constexpr int WARPS = THREADS / 32;
+    __shared__ index_t s_row_end[TILE];  // row ends of the share (at most TILE of them)
+    __shared__ T s_product[TILE];        // products of the share's nonzeros (at most TILE)
+    __shared__ T s_scan[THREADS];        // each thread's carry, after the segmented scan
+    __shared__ int s_warp_row[WARPS];    // each warp's last carry: its row (local) ...
+    __shared__ T s_warp_carry[WARPS];    // ... and its sum
+    __shared__ MergeCoord s_tile[2];     // coordinates of the block's first and last diagonal
+    // TODO(02-csr step 4): search the block's share, stage it, walk ITEMS items per thread, scan the carries
+}
+
+/// Launches csr_merge with one block per TILE = THREADS * ITEMS items of the merge path.
+template <class T, int THREADS, int ITEMS>
+void launch_merge(CsrView<T> A, const T* x, T* y) {
+    const long long items = static_cast<long long>(A.rows) + A.nnz;
+    csr_merge<T, THREADS, ITEMS><<<grid_for(items, THREADS * ITEMS), THREADS>>>(A, x, y);
+    KIT_CHECK_LAUNCH();
+}
+
 }  // namespace kernel
 
 template <class T>
@@ -36,9 +102,16 @@ void csr_vector_spmv(CsrView<T> A, const T* x, T* y) {
 }
 
 template <class T>
-void csr_adaptive_spmv(CsrView<T> A, const T* x, T* y) {
+void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y) {
     // TODO(02-csr step 3): pick LANES with choose_lanes(nnz / rows) and launch the matching instance
-    kit::todo("02-csr", 3, "cuda::csr_adaptive_spmv dispatch");
+    kit::todo("02-csr", 3, "cuda::csr_mean_lanes_spmv dispatch");
+}
+
+template <class T>
+void csr_merge_spmv(CsrView<T> A, const T* x, T* y) {
+    // 128 threads of 7 items: the shape merge-spmv tunes for recent GPUs; a share of 896 items
+    // keeps the block's shared memory at 11 KB in double, so many blocks fit on one SM.
+    kernel::launch_merge<T, 128, 7>(A, x, y);
 }
 
 /// @cond
@@ -46,8 +119,10 @@ template void csr_scalar_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_scalar_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_vector_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_vector_spmv<double>(CsrView<double>, const double*, double*);
-template void csr_adaptive_spmv<float>(CsrView<float>, const float*, float*);
-template void csr_adaptive_spmv<double>(CsrView<double>, const double*, double*);
+template void csr_mean_lanes_spmv<float>(CsrView<float>, const float*, float*);
+template void csr_mean_lanes_spmv<double>(CsrView<double>, const double*, double*);
+template void csr_merge_spmv<float>(CsrView<float>, const float*, float*);
+template void csr_merge_spmv<double>(CsrView<double>, const double*, double*);
 /// @endcond
 
 }  // namespace kit::cuda

@@ -1,5 +1,9 @@
 // Lab 02 public tests. Tier 1: the 4x4 example, exact. Tier 2: rdb450 against the oracle.
+#include <utility>
+#include <vector>
+
 #include "csr_kernels.hpp"
+#include "kit_error.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;
@@ -11,8 +15,12 @@ KIT_SPMV_TEST(Step1_CsrVectorCuda, Example4x4, "csr-vector", Backend::cuda, exam
 KIT_SPMV_TEST(Step1_CsrVectorCuda, Rdb450, "csr-vector", Backend::cuda, rdb450_problem(), false)
 KIT_SPMV_TEST(Step2_CsrScalarOpenCL, Example4x4, "csr-scalar", Backend::opencl, example4x4_problem(), true)
 KIT_SPMV_TEST(Step2_CsrScalarOpenCL, Rdb450, "csr-scalar", Backend::opencl, rdb450_problem(), false)
-KIT_SPMV_TEST(Step3_CsrAdaptiveCuda, Example4x4, "csr-adaptive", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step3_CsrAdaptiveCuda, Rdb450, "csr-adaptive", Backend::cuda, rdb450_problem(), false)
+KIT_SPMV_TEST(Step3_CsrLanesCuda, Example4x4, "csr-lanes", Backend::cuda, example4x4_problem(), true)
+KIT_SPMV_TEST(Step3_CsrLanesCuda, Rdb450, "csr-lanes", Backend::cuda, rdb450_problem(), false)
+KIT_SPMV_TEST(Step4_CsrMergeCpu, Example4x4, "csr-merge", Backend::cpu, example4x4_problem(), true)
+KIT_SPMV_TEST(Step4_CsrMergeCpu, Rdb450, "csr-merge", Backend::cpu, rdb450_problem(), false)
+KIT_SPMV_TEST(Step4_CsrMergeCuda, Example4x4, "csr-merge", Backend::cuda, example4x4_problem(), true)
+KIT_SPMV_TEST(Step4_CsrMergeCuda, Rdb450, "csr-merge", Backend::cuda, rdb450_problem(), false)
 
 TEST(Step3_ChooseLanes, FollowsMeanRowLength) {
     try {
@@ -21,6 +29,25 @@ TEST(Step3_ChooseLanes, FollowsMeanRowLength) {
         EXPECT_EQ(kit::choose_lanes(5.73), 8) << "02-csr step 3: rdb450 (mean 5.73) needs 8 lanes";
         EXPECT_EQ(kit::choose_lanes(16.0), 16) << "02-csr step 3: mean 16 fits 16 lanes exactly";
         EXPECT_EQ(kit::choose_lanes(500.0), 32) << "02-csr step 3: long rows are capped at a warp";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+// The merge path of the 4x4 example, drawn in the handout: N0 N1 R0 N2 N3 R1 N4 N5 N6 R2 N7 N8 R3.
+TEST(Step4_MergePathSearch, Example4x4) {
+    const std::vector<kit::index_t> row_end = {2, 4, 7, 9};  // row_ptr[1..] of the 4x4 example
+    const std::vector<std::pair<int, int>> expected = {{0, 0}, {0, 1}, {0, 2}, {1, 2}, {1, 3}, {1, 4}, {2, 4},
+                                                       {2, 5}, {2, 6}, {2, 7}, {3, 7}, {3, 8}, {3, 9}, {4, 9}};
+
+    try {
+        for (int d = 0; d <= 13; ++d) {
+            const kit::MergeCoord c = kit::merge_path_search(d, row_end.data(), 4, 9);
+            EXPECT_EQ(c.row, expected[d].first) << "02-csr step 4: rows finished before diagonal " << d;
+            EXPECT_EQ(c.nz, expected[d].second) << "02-csr step 4: nonzeros consumed before diagonal " << d;
+        }
+        EXPECT_THROW(kit::merge_path_search(14, row_end.data(), 4, 9), kit::Error)
+            << "02-csr step 4: diagonal 14 lies past the 13 items of the path";
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
