@@ -15,9 +15,9 @@ SIZE        ?= auto
 PRECISION   ?= double,float
 BENCH_ARGS  ?=
 BENCH_OBJ    = $(call obj,$(call sources_in,bench))
-# cuSPARSE only where CUDA is built; the rpath finds libcusparse.so at run time without LD_LIBRARY_PATH.
+# cuSPARSE and cuBLAS only where CUDA is built; the rpath finds their .so files at run time without LD_LIBRARY_PATH.
 bench_comma := ,
-BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
+BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -lcublas -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
 
 $(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT_OBJ) $(BUILD)/.features
 	@mkdir -p $(@D)
