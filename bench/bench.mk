@@ -47,3 +47,14 @@ bench-validate:
 	@$(MAKE) --no-print-directory features $(BENCH_BIN)
 	@mkdir -p $(BENCH_OUT)
 	@python3 bench/validate.py $(BENCH_BIN) $(BENCH_OUT) --size=$(if $(filter auto,$(SIZE)),large,$(SIZE))
+
+.PHONY: bench-gemv
+## bench-gemv     lab 09: GEMV vs cuBLAS on dense sizes, read ceiling, best sparse kernel (GPU): OUT=dir
+bench-gemv: deps
+	@$(MAKE) --no-print-directory features $(BENCH_BIN)
+	@mkdir -p $(BENCH_OUT)
+	@$(BENCH_BIN) --gemv-sweep --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/gemv_sweep.txt; \
+	  status=$${PIPESTATUS[0]}; \
+	  for py in python3 /usr/bin/python3; do \
+	    if $$py -c 'import matplotlib' 2>/dev/null; then $$py bench/plot_gemv.py $(BENCH_OUT)/gemv_sweep.csv $(BENCH_OUT); break; fi; \
+	  done; exit $$status
