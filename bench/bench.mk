@@ -18,9 +18,9 @@ BENCH_OBJ    = $(call obj,$(filter-out bench/reader_bench.cpp,$(call sources_in,
 # The Matrix Market reader on a generated file (kept under the build folder, never committed).
 READER_BENCH_BIN := $(BUILD)/bin/reader-bench
 READER_BENCH_NNZ ?= $(if $(filter tiny,$(SIZE)),1000000,50000000)
-# cuSPARSE only where CUDA is built; the rpath finds libcusparse.so at run time without LD_LIBRARY_PATH.
+# cuSPARSE and cuBLAS only where CUDA is built; the rpath finds their .so files at run time without LD_LIBRARY_PATH.
 bench_comma := ,
-BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
+BENCH_LIBS  := -lbenchmark -lpthread $(if $(filter 1,$(HAVE_CUDA)),-L$(CUDA_HOME)/lib64 -lcusparse -lcublas -Wl$(bench_comma)-rpath$(bench_comma)$(CUDA_HOME)/lib64)
 
 $(BENCH_BIN): $(BENCH_OBJ) $(call reg_obj,all) $(call ALL_LAB_OBJ,$(IMPL)) $(KIT_OBJ) $(BUILD)/.features
 	@mkdir -p $(@D)
@@ -55,3 +55,14 @@ bench-validate:
 	@$(MAKE) --no-print-directory features $(BENCH_BIN)
 	@mkdir -p $(BENCH_OUT)
 	@python3 bench/validate.py $(BENCH_BIN) $(BENCH_OUT) --size=$(if $(filter auto,$(SIZE)),large,$(SIZE))
+
+.PHONY: bench-gemv
+## bench-gemv     lab 09: GEMV vs cuBLAS on dense sizes, read ceiling, best sparse kernel (GPU): OUT=dir
+bench-gemv: deps
+	@$(MAKE) --no-print-directory features $(BENCH_BIN)
+	@mkdir -p $(BENCH_OUT)
+	@$(BENCH_BIN) --gemv-sweep --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/gemv_sweep.txt; \
+	  status=$${PIPESTATUS[0]}; \
+	  for py in python3 /usr/bin/python3; do \
+	    if $$py -c 'import matplotlib' 2>/dev/null; then $$py bench/plot_gemv.py $(BENCH_OUT)/gemv_sweep.csv $(BENCH_OUT); break; fi; \
+	  done; exit $$status

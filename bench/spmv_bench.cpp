@@ -24,6 +24,7 @@
 
 #include "bytes_model.hpp"
 #include "checked_run.hpp"
+#include "gemv_sweep.hpp"
 #include "bandwidth_ceiling.hpp"
 #include "kit_error.hpp"
 #include "report.hpp"
@@ -50,6 +51,7 @@ struct Options {
     std::string out_dir;
     std::int64_t cpu_max_nnz = -1;  // -1: 4M with a GPU, unlimited without
     bool bcsr_sweep = false;
+    bool gemv_sweep = false;
     bool list = false;
     std::string suitesparse_dir = std::string(KIT_MATRICES_DIR) + "/suitesparse";
 };
@@ -64,6 +66,7 @@ const char* kUsage =
     "  --out=DIR                             write bench.json, summary.txt, summary.csv there\n"
     "  --cpu-max-nnz=N                       skip CPU kernels (and OpenCL on a CPU) above N nonzeros\n"
     "  --bcsr-sweep                          also run BCSR kernels at every block size 1..4 x 1..4\n"
+    "  --gemv-sweep                          run lab 09's GEMV against cuBLAS on dense sizes instead (gemv_sweep.csv)\n"
     "  --suitesparse-dir=DIR                 where matrices/download put the .mtx files\n"
     "  --list                                print the suite and the kernels, run nothing\n"
     "Select benchmarks with --benchmark_filter=REGEX on names spmv/<matrix>/<precision>/<backend>/<kernel>.\n";
@@ -96,6 +99,7 @@ Options parse_options(int argc, char** argv) {
         else if (key == "--out") o.out_dir = value;
         else if (key == "--cpu-max-nnz") o.cpu_max_nnz = std::stoll(value);
         else if (key == "--bcsr-sweep") o.bcsr_sweep = true;
+        else if (key == "--gemv-sweep") o.gemv_sweep = true;
         else if (key == "--suitesparse-dir") o.suitesparse_dir = value;
         else if (key == "--list") o.list = true;
         else throw kit::Error("unknown option '" + a + "'\n" + kUsage);
@@ -551,6 +555,9 @@ int main_impl(int argc, char** argv) {
     int cargc = static_cast<int>(cargs.size());
     benchmark::Initialize(&cargc, cargs.data());
     g.opt = parse_options(cargc, cargs.data());
+
+    if (g.opt.gemv_sweep)
+        return run_gemv_sweep({g.opt.precisions, g.opt.repeats, g.opt.steady, g.opt.warmup, out_dir});
 
     g.have_cuda = !kit::backend_unavailable(Backend::cuda);
     for (Backend b : {Backend::cuda, Backend::opencl}) {

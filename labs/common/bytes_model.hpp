@@ -80,6 +80,21 @@ inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles
     return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + descriptor_words * 8 + empty_offset_entries * 4;
 }
 
+/// @brief Dense (GEMV): all rows*cols values, however many are zero (padding rows of lda > rows
+/// are not read), plus the vectors: x read once, y read and written once.
+/// @param rows [in] rows of the matrix as stored  @param cols [in] columns as stored
+/// @param value_bytes [in] sizeof(T)
+inline count_t dense_bytes(count_t rows, count_t cols, count_t value_bytes) {
+    return rows * cols * value_bytes + vector_bytes(rows, cols, value_bytes);
+}
+
+/// @brief Dense bytes of a dense container (rows, cols). @param m [in] matrix
+/// @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t dense_bytes_of(const Matrix& m, count_t value_bytes) {
+    return dense_bytes(m.rows, m.cols, value_bytes);
+}
+
 /// @brief CSR bytes of a CSR container (anything with rows, cols and nnz()). @param m [in] matrix
 /// @param value_bytes [in] sizeof(T)
 template <class Matrix>

@@ -1,0 +1,87 @@
+/// @file gemv_kernels.hpp
+/// @brief Lab 09 signatures: dense y <- alpha op(A) x + beta y (GEMV), column-major A, on the
+/// CPU and in CUDA, after Abdelfattah, Keyes and Ltaief's memory-bound GEMV.
+///
+/// op(A) is A (Transpose::no: y has A.rows values, x has A.cols) or A^T (Transpose::yes: y
+/// has A.cols values, x has A.rows). When the inner dimension is 0, y <- beta y. With
+/// beta == 0, y is not read (BLAS convention: an uninitialised y is fine).
+///
+/// The blocked kernels cut A into square blocks of `BlockSize` (the paper's gemv_block_size)
+/// and run BlockSize x ThreadY threads per thread block (thread_x = BlockSize, thread_y =
+/// ThreadY). Each block is processed in two chunks of BlockSize/2 columns; a thread holds
+/// elements_per_thread = BlockSize / (2 ThreadY) values of a chunk in registers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dense.hpp"
+
+namespace kit {
+
+/// @brief Which matrix multiplies x: A or its transpose.
+enum class Transpose { no, yes };
+
+/// @brief One launch shape of the blocked kernels: gemv_block_size x thread_y.
+struct GemvShape {
+    int block_size = 64;  ///< gemv_block_size: square block side and thread_x
+    int thread_y = 4;     ///< thread_y: rows of threads per thread block
+};
+
+/// @brief "64x4": how the tunables and the tuning driver print a shape. @param s [in] shape
+inline std::string to_string(GemvShape s) { return std::to_string(s.block_size) + "x" + std::to_string(s.thread_y); }
+
+/// @brief Length of y for op(A). @param op [in] transpose  @param A [in] matrix
+template <class T>
+index_t gemv_y_length(Transpose op, DenseView<T> A) { return op == Transpose::no ? A.rows : A.cols; }
+/// @brief Length of x for op(A). @param op [in] transpose  @param A [in] matrix
+template <class T>
+index_t gemv_x_length(Transpose op, DenseView<T> A) { return op == Transpose::no ? A.cols : A.rows; }
+
+}  // namespace kit
+
+namespace kit::cpu {
+/// @brief Step 1: y <- alpha op(A) x + beta y on the CPU, one dot product per element of y.
+/// @param op [in] transpose  @param alpha [in] scale of op(A) x  @param A [in] matrix (host)
+/// @param x [in] gemv_x_length values  @param beta [in] scale of y  @param y [in,out] gemv_y_length values
+template <class T>
+void gemv(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+}  // namespace kit::cpu
+
+namespace kit::cuda {
+/// @brief Step 2: one thread per element of y. Without transpose thread i walks row i (a
+/// warp reads 32 consecutive values of one column: coalesced); with transpose thread j walks
+/// column j (a warp reads 32 values lda apart: one transaction each).
+/// @param op [in] transpose  @param alpha [in] scale  @param A [in] matrix (device)
+/// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
+template <class T>
+void gemv_thread_per_output(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+
+/// @brief Step 3: the paper's block and thread strategies in one launch. One thread block
+/// per block row (or block column, transposed) marches across A; each block is read in two
+/// chunks, the next chunk prefetched into registers before the current one is used; partial
+/// sums are reduced through shared memory. Every load is bounds-checked (zeros outside A).
+/// @param op [in] transpose  @param alpha [in] scale  @param A [in] matrix (device)
+/// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
+template <class T, int BlockSize, int ThreadY>
+void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+
+/// @brief Step 4: arbitrary sizes as the paper does them. Full block rows (block columns,
+/// transposed) run without bounds checks on rows; the last, partial one runs in a second
+/// kernel on its own stream, concurrently. Both split their march into slices when there are
+/// too few block rows to fill the GPU (partial sums then meet in y through atomics).
+/// @param op [in] transpose  @param alpha [in] scale  @param A [in] matrix (device)
+/// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
+template <class T, int BlockSize, int ThreadY>
+void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+
+/// @brief Step 5: the shapes the tuning sweep tries (every instantiated BlockSize x ThreadY).
+std::vector<GemvShape> gemv_shapes();
+
+/// @brief Step 5: gemv_streamed with a shape chosen at run time; throws kit::ConversionRefused
+/// naming the supported shapes when `shape` is not one of gemv_shapes().
+/// @param shape [in] block size and thread_y  @param op [in] transpose  @param alpha [in] scale
+/// @param A [in] matrix (device)  @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
+template <class T>
+void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+}  // namespace kit::cuda

@@ -1,0 +1,151 @@
+// Lab 09, step 5 driver: the tuning sweep. For a few square dense matrices it times
+// gemv-tuned and gemv-tuned-t at every built gemv_block_size x thread_y with the kit's
+// protocol (checked run first, then cold repeats with L2 evicted and steady calls back to
+// back), and prints the fastest shape of each precision and transpose.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bytes_model.hpp"
+#include "checked_run.hpp"
+#include "gemv_kernels.hpp"
+#include "kit_error.hpp"
+
+namespace {
+
+const char* kHelp =
+    "usage: gemv_tune [--sizes N,N,...] [--precision float|double|both] [--repeats N]\n\n"
+    "Lab 09 driver (needs a CUDA GPU). Times gemv-tuned (A x) and gemv-tuned-t (A^T stored, the\n"
+    "transposed kernel) at every gemv_block_size x thread_y built into gemv_cuda.cu, on n x n dense\n"
+    "matrices, checking each result against the oracle first. Reports GB/s of the dense bytes model\n"
+    "(cold: median of repeats with L2 evicted; steady: calls back to back) and the best shape by the\n"
+    "geometric mean of cold GB/s over the sizes.\n\n"
+    "  --sizes      square sizes (default 512,2048,4500)\n"
+    "  --precision  float, double or both (default both)\n"
+    "  --repeats    cold repeats per shape (default 20)\n"
+    "Exit status: 0 on success, 1 if a result was wrong, 2 on errors or without a GPU.\n";
+
+kit::CooMatrix dense_matrix(int n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    kit::CooMatrix A;
+    A.rows = A.cols = n;
+    A.row.reserve(static_cast<std::size_t>(n) * n);
+    A.col.reserve(static_cast<std::size_t>(n) * n);
+    A.val.reserve(static_cast<std::size_t>(n) * n);
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) A.add(i, j, u(rng));
+    return A;
+}
+
+int run(int argc, char** argv) {
+    std::vector<int> sizes = {512, 2048, 4500};
+    std::vector<kit::Precision> precisions = {kit::Precision::f32, kit::Precision::f64};
+    int repeats = 20;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const std::string value = i + 1 < argc ? argv[i + 1] : "";
+        if (a == "--help" || a == "-h") {
+            std::printf("%s", kHelp);
+            return 0;
+        } else if (a == "--sizes" && i + 1 < argc) {
+            sizes.clear();
+            std::size_t start = 0;
+            while (start <= value.size()) {
+                const std::size_t end = value.find(',', start);
+                sizes.push_back(std::stoi(value.substr(start, end - start)));
+                if (end == std::string::npos) break;
+                start = end + 1;
+            }
+            ++i;
+        } else if (a == "--precision" && i + 1 < argc) {
+            precisions = value == "both" ? precisions : std::vector<kit::Precision>{kit::parse_precision(value)};
+            ++i;
+        } else if (a == "--repeats" && i + 1 < argc) {
+            repeats = std::max(1, std::stoi(value));
+            ++i;
+        } else {
+            throw kit::Error("gemv_tune: unknown argument '" + a + "'\n" + kHelp);
+        }
+    }
+    if (auto why = kit::backend_unavailable(kit::Backend::cuda)) {
+        std::fprintf(stderr, "gemv_tune: needs a CUDA GPU: %s\n", why->c_str());
+        return 2;
+    }
+#if KIT_HAVE_CUDA
+    const std::vector<kit::GemvShape> shapes = kit::cuda::gemv_shapes();
+    std::printf("device: %s\n", kit::backend_device_name(kit::Backend::cuda).c_str());
+    bool wrong = false;
+    // log GB/s summed per (precision, kernel, shape), for the geometric mean
+    std::map<std::string, std::map<std::string, double>> log_sum;
+    std::map<std::string, int> counted;
+    for (int n : sizes) {
+        const kit::CooMatrix A = dense_matrix(n, 91 + n);
+        std::mt19937 rng(n);
+        std::uniform_real_distribution<double> u(-1.0, 1.0);
+        std::vector<double> x(n), y(n);
+        for (double& v : x) v = u(rng);
+        for (double& v : y) v = u(rng);
+        const kit::Reference ref(A, x, y);
+        for (kit::Precision p : precisions)
+            for (const char* name : {"gemv-tuned", "gemv-tuned-t"}) {
+                const kit::Variant* v = kit::registry().find(name, kit::Backend::cuda);
+                if (!v) throw kit::Error(std::string("gemv_tune: variant ") + name + " is not registered");
+                std::printf("\n%s, n = %d, %s:\n  %-8s %10s %10s %10s\n", name, n, kit::to_string(p).c_str(), "shape",
+                            "cold ms", "cold GB/s", "steady GB/s");
+                for (const kit::GemvShape s : shapes) {
+                    kit::RunOptions opt;
+                    opt.precision = p;
+                    opt.repeats = repeats;
+                    opt.steady_calls = 100;
+                    opt.tunables["gemv_block_size"] = s.block_size;
+                    opt.tunables["gemv_thread_y"] = s.thread_y;
+                    const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
+                    if (c.status != kit::RunStatus::ok) {
+                        wrong = wrong || kit::is_failure(c.status);
+                        std::printf("  %-8s %s: %s\n", kit::to_string(s).c_str(), kit::to_string(c.status).c_str(),
+                                    c.message.c_str());
+                        continue;
+                    }
+                    const double steady = c.result.steady_ms > 0 ? c.result.bytes / (c.result.steady_ms * 1e6) : 0;
+                    std::printf("  %-8s %10.4f %10.1f %10.1f\n", kit::to_string(s).c_str(), c.result.median_ms(), c.gbytes,
+                                steady);
+                    const std::string key = std::string(name) + " " + kit::to_string(p);
+                    log_sum[key][kit::to_string(s)] += std::log(c.gbytes);
+                    ++counted[key + kit::to_string(s)];
+                }
+            }
+    }
+    std::printf("\nbest shape by geometric mean of cold GB/s over n =");
+    for (int n : sizes) std::printf(" %d", n);
+    std::printf(":\n");
+    for (const auto& [key, per_shape] : log_sum) {
+        std::string best;
+        double best_mean = -1;
+        for (const auto& [shape, sum] : per_shape) {
+            if (counted[key + shape] != static_cast<int>(sizes.size())) continue;  // failed somewhere
+            const double mean = std::exp(sum / counted[key + shape]);
+            if (mean > best_mean) best_mean = mean, best = shape;
+        }
+        std::printf("  %-20s %s (%.1f GB/s)\n", key.c_str(), best.empty() ? "none" : best.c_str(), best_mean);
+    }
+    return wrong ? 1 : 0;
+#else
+    return 2;
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gemv_tune: %s\n", e.what());
+        return 2;
+    }
+}

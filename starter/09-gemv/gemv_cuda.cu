@@ -1,0 +1,159 @@
+/// @file
+/// Lab 09, steps 2 to 5: GEMV on the GPU, after Abdelfattah, Keyes and Ltaief. See handouts/09-gemv.md.
+#include <algorithm>
+
+#include "cuda_run.hpp"
+#include "gemv_kernels.hpp"
+#include "kit_error.hpp"
+
+namespace kit::cuda {
+namespace kernel {
+
+/// Each thread owns one element of y: thread i computes alpha * (row i of op(A)) . x + beta y[i].
+/// Without transpose row i of A is strided by lda, but at each step k the 32 threads of a warp
+/// read A(i..i+31, k): one coalesced transaction. With transpose thread j walks column j, and
+/// the warp's 32 reads at step k are lda apart.
+template <class T, bool Trans>
+__global__ void gemv_per_output(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y) {
+    // TODO(09-gemv step 2): one thread per element of y; loop over the inner dimension; y = alpha*sum (+ beta*y unless beta == 0)
+}
+
+/// Each thread scales one element of y: y[i] = beta y[i] (0 when beta is 0, without reading y).
+/// Runs before the slices of a split march add their partial sums to y with atomics.
+template <class T>
+__global__ void scale_y(T beta, T* y, index_t n) {
+    // TODO(09-gemv step 4): one thread per element: y[i] = beta == 0 ? 0 : beta * y[i]
+}
+
+/// Non-transposed, BS x TY threads (thread_x = BS, thread_y = TY), EPT = BS / (2 TY).
+/// Thread block (blockIdx.x) owns block row b = first_block + blockIdx.x, rows [b BS, b BS + BS);
+/// blockIdx.y picks the slice of block columns [s per_slice, (s+1) per_slice) it marches over.
+/// Each block is read in two chunks of BS/2 columns; in a chunk starting at column c0, thread
+/// (tx, ty) loads A(b BS + tx, c0 + ty + k TY) for k < EPT, so a warp (32 consecutive tx)
+/// reads 32 consecutive values of one column. The second chunk is loaded into registers
+/// before the first is used, and the next block's first chunk before the second is used.
+/// Threads with equal tx hold partial sums of y[b BS + tx]; thread_y of them are summed
+/// through shared memory. RowEdge: the block row may pass the last row (those threads load
+/// zeros: the matrix is padded with zeros in registers). A partial last block column is
+/// handled the same way, in every thread block.
+template <class T, int BS, int TY, bool RowEdge>
+__global__ void gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
+                                                         T* y, index_t first_block, index_t per_slice) {
+    // TODO(09-gemv step 3): march over block columns, two chunks each, prefetch the next chunk into registers, reduce over threadIdx.y in shared memory
+}
+
+/// Transposed, BS x TY threads, EPT = BS / (2 TY). Thread block (blockIdx.x) owns block column
+/// b = first_block + blockIdx.x, columns [b BS, b BS + BS), and marches down the block rows of
+/// its slice (blockIdx.y). In block row I, chunk h (the left or right BS/2 columns), thread
+/// (tx, ty) loads A(I BS + tx, b BS + h BS/2 + ty + k TY) for k < EPT: again a warp reads 32
+/// consecutive values of one column. Double buffering as in gemv_n_blocked. Each thread
+/// accumulates 2 EPT columns over the whole march; the partial sums of one column (all tx)
+/// are reduced by shuffles inside each warp, then across the BS/32 warps of a thread row in
+/// shared memory. ColEdge: the block column may pass the last column (zeros in registers).
+template <class T, int BS, int TY, bool ColEdge>
+__global__ void gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
+                                                         T* y, index_t first_block, index_t per_slice) {
+    // TODO(09-gemv step 3): march down block rows, two chunks each with prefetch, accumulate 2*EPT columns per thread, reduce over threadIdx.x
+}
+
+}  // namespace kernel
+
+template <class T>
+void gemv_thread_per_output(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
+    // TODO(09-gemv step 2): launch one thread per element of y, 128 per block, with the kernel for op
+    kit::todo("09-gemv", 2, "cuda::gemv_thread_per_output launch");
+}
+
+template <class T, int BlockSize, int ThreadY>
+void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
+    static_assert(BlockSize % 32 == 0 && BlockSize % (2 * ThreadY) == 0 && BlockSize * ThreadY <= 1024,
+                  "gemv_block_size must be a multiple of 32 and of 2 thread_y, with at most 1024 threads");
+    // TODO(09-gemv step 3): one thread block of BlockSize x ThreadY per block row or block column, every block checked, one slice
+    kit::todo("09-gemv", 3, "cuda::gemv_blocked launch");
+}
+
+namespace {
+
+/// The second stream of gemv_streamed and the two events that fork it from, and join it to,
+/// the default stream. Made once: creating a stream costs more than a small GEMV.
+struct EdgeStream {
+    cudaStream_t stream{};
+    cudaEvent_t fork{}, join{};
+    EdgeStream() {
+        CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        CUDA_CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+        CUDA_CHECK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+    }
+};
+
+EdgeStream& edge_stream() {
+    static EdgeStream s;  // never destroyed: the CUDA context may be gone at exit
+    return s;
+}
+
+int sm_count() {
+    static const int n = [] {
+        int device = 0, count = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+        return std::max(1, count);
+    }();
+    return n;
+}
+
+}  // namespace
+
+template <class T, int BlockSize, int ThreadY>
+void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
+    static_assert(BlockSize % 32 == 0 && BlockSize % (2 * ThreadY) == 0 && BlockSize * ThreadY <= 1024,
+                  "gemv_block_size must be a multiple of 32 and of 2 thread_y, with at most 1024 threads");
+    // TODO(09-gemv step 4): full block rows in one kernel, the partial one in a second kernel on its own stream; split the march into slices when there are too few thread blocks
+    kit::todo("09-gemv", 4, "cuda::gemv_streamed");
+}
+
+namespace {
+template <class T>
+using GemvFunction = void (*)(Transpose, T, DenseView<T>, const T*, T, T*);
+
+template <class T>
+struct ShapeEntry {
+    GemvShape shape;
+    GemvFunction<T> run;
+};
+
+template <class T>
+std::vector<ShapeEntry<T>> shape_table() {
+    // TODO(09-gemv step 5): list the instantiated shapes: BlockSize in 32, 64, 128; ThreadY with 2*ThreadY dividing BlockSize, at most 1024 threads and 32 accumulators per thread
+    kit::todo("09-gemv", 5, "cuda::shape_table");
+}
+}  // namespace
+
+std::vector<GemvShape> gemv_shapes() {
+    std::vector<GemvShape> out;
+    for (const auto& e : shape_table<float>()) out.push_back(e.shape);
+    return out;
+}
+
+template <class T>
+void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
+    static const std::vector<ShapeEntry<T>> table = shape_table<T>();
+    std::string known;
+    for (const auto& e : table) {
+        if (e.shape.block_size == shape.block_size && e.shape.thread_y == shape.thread_y) return e.run(op, alpha, A, x, beta, y);
+        known += (known.empty() ? "" : ", ") + to_string(e.shape);
+    }
+    throw ConversionRefused("gemv: shape " + to_string(shape) + " (gemv_block_size x thread_y) is not built; built: " + known);
+}
+
+/// @cond
+template void gemv_thread_per_output<float>(Transpose, float, DenseView<float>, const float*, float, float*);
+template void gemv_thread_per_output<double>(Transpose, double, DenseView<double>, const double*, double, double*);
+template void gemv_blocked<float, 64, 4>(Transpose, float, DenseView<float>, const float*, float, float*);
+template void gemv_blocked<double, 64, 4>(Transpose, double, DenseView<double>, const double*, double, double*);
+template void gemv_streamed<float, 64, 4>(Transpose, float, DenseView<float>, const float*, float, float*);
+template void gemv_streamed<double, 64, 4>(Transpose, double, DenseView<double>, const double*, double, double*);
+template void gemv_tuned<float>(GemvShape, Transpose, float, DenseView<float>, const float*, float, float*);
+template void gemv_tuned<double>(GemvShape, Transpose, double, DenseView<double>, const double*, double, double*);
+/// @endcond
+
+}  // namespace kit::cuda

@@ -1,0 +1,50 @@
+// Lab 09 public tests. Tier 1: the 4x4 example as a dense matrix, exact. Tier 2: a 450 x 450
+// dense matrix against the oracle. Each runs a variant and its "-t" twin (the transposed
+// kernel on A^T). FullApi: alpha, beta, both transposes and lda > rows on one small case.
+#include "gemv_test_support.hpp"
+
+using kit::Backend;
+using kit::Transpose;
+using namespace kit::testing;
+using namespace gemv_test;
+
+namespace {
+const std::vector<ApiCase> kApiCases = {
+    {"70x45, lda 80, alpha -1.5, beta 0.5", 70, 45, 80, -1.5, 0.5, Transpose::no},
+    {"70x45 transposed, lda 80, alpha -1.5, beta 0.5", 70, 45, 80, -1.5, 0.5, Transpose::yes},
+};
+}  // namespace
+
+GEMV_PAIR_TEST(Step1_GemvCpu, Example4x4, "gemv", Backend::cpu, example4x4_problem(), true)
+GEMV_PAIR_TEST(Step1_GemvCpu, Dense450, "gemv", Backend::cpu, dense_problem(450, 450, 3), false)
+TEST(Step1_GemvCpu, FullApi) { EXPECT_TRUE(passes_api("cpu::gemv", Backend::cpu, 1, kApiCases, GEMV_CPU_CALL)); }
+
+GEMV_PAIR_TEST(Step2_GemvThreadCuda, Example4x4, "gemv-thread", Backend::cuda, example4x4_problem(), true)
+GEMV_PAIR_TEST(Step2_GemvThreadCuda, Dense450, "gemv-thread", Backend::cuda, dense_problem(450, 450, 3), false)
+TEST(Step2_GemvThreadCuda, FullApi) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    EXPECT_TRUE(passes_api("cuda::gemv_thread_per_output", Backend::cuda, 2, kApiCases, GEMV_THREAD_CALL));
+#endif
+}
+
+GEMV_PAIR_TEST(Step3_GemvBlockedCuda, Example4x4, "gemv-blocked", Backend::cuda, example4x4_problem(), true)
+GEMV_PAIR_TEST(Step3_GemvBlockedCuda, Dense450, "gemv-blocked", Backend::cuda, dense_problem(450, 450, 3), false)
+TEST(Step3_GemvBlockedCuda, FullApi) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    EXPECT_TRUE(passes_api("cuda::gemv_blocked<64,4>", Backend::cuda, 3, kApiCases, GEMV_BLOCKED_CALL));
+#endif
+}
+
+GEMV_PAIR_TEST(Step4_GemvStreamedCuda, Example4x4, "gemv-streamed", Backend::cuda, example4x4_problem(), true)
+GEMV_PAIR_TEST(Step4_GemvStreamedCuda, Dense450, "gemv-streamed", Backend::cuda, dense_problem(450, 450, 3), false)
+TEST(Step4_GemvStreamedCuda, FullApi) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    EXPECT_TRUE(passes_api("cuda::gemv_streamed<64,4>", Backend::cuda, 4, kApiCases, GEMV_STREAMED_CALL));
+#endif
+}
+
+GEMV_PAIR_TEST(Step5_GemvTunedCuda, Example4x4, "gemv-tuned", Backend::cuda, example4x4_problem(), true)
+GEMV_PAIR_TEST(Step5_GemvTunedCuda, Dense450, "gemv-tuned", Backend::cuda, dense_problem(450, 450, 3), false)
