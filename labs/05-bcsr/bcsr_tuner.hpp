@@ -1,14 +1,22 @@
 /// @file bcsr_tuner.hpp
 /// @brief The run-time half of the GOSpMV block-size autotuner: estimate the fill f(r,c) by
-/// sampling block rows, then pick the r x c that maximises P_dense(r x c, nearest nz) / f(r,c).
+/// sampling block rows, then pick the r x c that maximises P_dense(r x c, nearest nz) / f(r,c)
+/// times the kit's structure factor.
 ///
 /// The offline half measured P_dense: GFLOP/s of a dense matrix stored as r x c BCSR, at
 /// several sizes (bcsr_profile.hpp, `spmv-kit tune-profile`). A sparse matrix with fill f
 /// stores f*nnz values, so the kernel runs at about the dense speed for that many values,
 /// but only 1/f of its flops are useful: the estimate is P_dense / f in useful GFLOP/s.
+///
+/// That is GOSpMV's model, and it assumes that a stored value costs the same in a sparse
+/// matrix as in a dense one. On a GPU it does not: the warp kernel's speed depends on how
+/// many blocks a block row holds (idle lanes), and every kernel's on where the blocks gather
+/// x from. The structure factor (structure_model) corrects P_dense with the profile's
+/// `panel` records, measured on fill-1 matrices of known blocks per block row and layout.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,7 +42,8 @@ struct BlockEstimate {
     double stored = 0;         ///< fill * nnz: the stored values of the sparse matrix (GOSpMV's nz_EBCSR)
     count_t profile_nnz = 0;   ///< nz_d: the profiled dense size nearest to `stored`
     double dense_gflops = 0;   ///< P_dense(r x c, nz_d) from the profile
-    double estimate = 0;       ///< dense_gflops / fill: predicted useful GFLOP/s
+    double structure = 1;      ///< structure factor of structure_model (1 for a dense-only profile)
+    double estimate = 0;       ///< dense_gflops / fill * structure: predicted useful GFLOP/s
 };
 
 /// @brief The tuner's answer: the winner and every shape it rated.
@@ -62,9 +71,76 @@ bool in_sample(index_t block_row, double sigma);
 /// @param r [in] rows per block  @param c [in] columns per block  @param sigma [in] sampling rate in (0, 1]
 double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma);
 
-/// @brief The GOSpMV run-time evaluation: for each r x c in 1..4 x 1..4 that the profile
-/// covers, estimate the fill, look up P_dense at the profiled size nearest to fill * nnz,
-/// and rate the shape at P_dense / fill. The best is the largest rating; ties go to the
+/// @brief What a sample of block rows says about the structure at r x c: how many blocks each
+/// sampled block row holds, and how many of those blocks read x that was read just before.
+struct BlockRowSample {
+    std::map<count_t, count_t> rows_by_blocks;  ///< blocks in a block row -> sampled block rows with that many
+    count_t block_rows = 0;     ///< sampled block rows
+    count_t blocks = 0;         ///< blocks in the sampled block rows
+    count_t entries = 0;        ///< entries in the sampled block rows
+    count_t local_blocks = 0;   ///< blocks whose x sectors were all read before (see sample_block_rows)
+    /// @brief Mean blocks per sampled block row (0 for an empty sample).
+    double blocks_per_row() const { return block_rows ? static_cast<double>(blocks) / block_rows : 0.0; }
+    /// @brief local_blocks / blocks: 1 when x is read in order (band), near 0 when gathered at random.
+    double locality() const { return blocks ? static_cast<double>(local_blocks) / blocks : 1.0; }
+};
+
+/// @brief Samples the block rows in_sample() keeps (the same ones as estimate_fill) and counts,
+/// for each, its blocks at r x c.
+///
+/// A block is *local* when every 32-byte sector of x it reads (its c columns at `value_bytes`
+/// bytes a value) was already read by an earlier block of the same block row or by the block
+/// rows covering the 4 rows above it: the gather then hits a cache line that neighbouring
+/// threads have just fetched. If the sample holds no entry, every block row is taken.
+/// @param A [in] normalized hub matrix  @param row_ptr [in] hub_row_ptr(A)
+/// @param r [in] rows per block  @param c [in] columns per block  @param sigma [in] sampling rate in (0, 1]
+/// @param value_bytes [in] 4 (float) or 8 (double): how many x values share a sector
+BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma,
+                                 int value_bytes);
+
+/// @brief The structure factor and how it was reached.
+struct StructureModel {
+    bool used = false;          ///< false: the profile has no panels for this shape (factor 1, GOSpMV's model)
+    double factor = 1;          ///< stored-value speed of this structure / P_dense at the panels' size
+    double structured_gflops = 0;  ///< stored-value GFLOP/s the panels predict for the sampled block rows
+    double panel_dense_gflops = 0; ///< P_dense(r x c) at the profiled size nearest to the panels' size
+};
+
+/// @brief Time of one block row holding b blocks, interpolated from panels sorted by bpr, in
+/// units of 1/GFLOP/s per stored value pair: tau(bpr_k) = r*c*bpr_k / P_k. Linear in b between
+/// measured points (a warp kernel costs about the same for 1..32 blocks, a thread per block
+/// costs in proportion: both are piecewise linear); the last slope past the last point; an
+/// empty block row costs as much as the smallest panel's. Throws kit::Error on no panels.
+/// @param panels [in] panel records of one (variant, precision, shape, layout), sorted by bpr
+/// @param b [in] blocks in the block row
+double block_row_time(const std::vector<PanelEntry>& panels, double b);
+
+/// @brief The kit's extension of GOSpMV's estimate: how fast `variant` processes the stored
+/// values of a matrix with this sample's block rows, relative to a dense panel.
+///
+/// Each sampled block row with b blocks costs
+/// tau(b) = locality * tau_band(b) + (1 - locality) * tau_scatter(b) (block_row_time); the
+/// stored-value speed is r*c*(sampled blocks) / sum of tau, and the factor is that speed over
+/// P_dense at the profiled size nearest to the panels' size, so that
+/// P_dense(nz_d) / f * factor is the panels' prediction carried to this matrix's size.
+/// With one layout profiled, that layout alone is used; with none, factor 1.
+/// @param profile [in] the profile  @param variant [in] kernel name  @param p [in] precision
+/// @param r [in] rows per block  @param c [in] columns per block  @param sample [in] sample_block_rows()
+StructureModel structure_model(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c,
+                               const BlockRowSample& sample);
+
+/// @brief The structure factor of `variant` at r x c for A: sample_block_rows at sigma, then
+/// structure_model. What choose_block multiplies GOSpMV's P_dense / fill by.
+/// @param A [in] normalized hub matrix  @param row_ptr [in] hub_row_ptr(A)  @param profile [in] the profile
+/// @param variant [in] kernel name  @param p [in] precision  @param r [in] rows per block
+/// @param c [in] columns per block  @param sigma [in] sampling rate
+double structure_factor(const CooMatrix& A, const std::vector<count_t>& row_ptr, const BcsrProfile& profile,
+                        const std::string& variant, Precision p, int r, int c, double sigma);
+
+/// @brief The GOSpMV run-time evaluation, extended: for each r x c in 1..4 x 1..4 that the
+/// profile covers, estimate the fill, look up P_dense at the profiled size nearest to
+/// fill * nnz, and rate the shape at P_dense / fill * structure_factor (1 with a profile of
+/// dense records only: GOSpMV's rating). The best is the largest rating; ties go to the
 /// first shape in r-major order (the smaller block). Throws kit::Error if the profile has
 /// no record for this variant and precision.
 /// @param A [in] normalized hub matrix  @param profile [in] P_dense measurements
@@ -72,6 +148,26 @@ double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, in
 /// @param sigma [in] sampling rate for the fill estimates
 TunerChoice choose_block(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
                          double sigma = kDefaultSigma);
+
+/// @brief The joint pick: for each kernel its own choice, and the kernel whose best estimate is largest.
+struct JointChoice {
+    std::vector<std::string> variants;  ///< kernels rated, in the order given
+    std::vector<TunerChoice> choices;   ///< choose_block() of each kernel
+    std::size_t best = 0;               ///< index of the winning kernel (the first on ties)
+    /// @brief The winning kernel's name.
+    const std::string& variant() const { return variants.at(best); }
+    /// @brief The winning kernel's choice.
+    const TunerChoice& choice() const { return choices.at(best); }
+};
+
+/// @brief Picks kernel and block shape together: choose_block for each variant the profile
+/// covers, then the largest estimate. Throws kit::Error if the profile covers none of them.
+/// @param A [in] normalized hub matrix  @param profile [in] the profile
+/// @param variants [in] kernels to rate, e.g. {"bcsr-2kernel", "bcsr-warp"}  @param p [in] precision
+/// @param sigma [in] sampling rate
+JointChoice choose_kernel_and_block(const CooMatrix& A, const BcsrProfile& profile,
+                                    const std::vector<std::string>& variants, Precision p,
+                                    double sigma = kDefaultSigma);
 
 /// @brief The profile the kit uses: the file named by $KIT_BCSR_PROFILE, else the one shipped
 /// in labs/05-bcsr/profile_default.txt. Read once and cached per file name.
@@ -105,5 +201,17 @@ BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOp
 /// @param fill [in] stored values / nnz  @param blocks [in] stored blocks  @param r [in] rows per block
 /// @param c [in] columns per block
 std::string describe_fill(double fill, count_t blocks, int r, int c);
+
+/// @brief The kernel and shape `bcsr-auto` runs: the given shape (block_r, block_c) with the
+/// kernel rated faster at it, or else the joint pick of choose_kernel_and_block.
+struct KernelPick {
+    std::string variant;  ///< kernel to run
+    BlockPick block;      ///< its shape, note and table
+};
+
+/// @brief The joint pick for `bcsr-auto` over `variants` with active_profile().
+/// @param A [in] normalized hub matrix  @param variants [in] kernels to choose from
+/// @param opt [in] run options (precision, block_r, block_c)
+KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::string>& variants, const RunOptions& opt);
 
 }  // namespace kit::bcsr

@@ -1,5 +1,6 @@
-// Lab 05: the tuner's fixed parts (sampling hash, profile lookup, reports). The student
-// writes estimate_fill and choose_block in bcsr_tuner.cpp.
+// Lab 05: the tuner's fixed parts (sampling hash, the structure model, the joint pick, profile
+// lookup, reports). The student writes estimate_fill and choose_block in bcsr_tuner.cpp.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -49,6 +50,125 @@ bool in_sample(index_t block_row, double sigma) {
     return u < sigma;
 }
 
+BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma,
+                                 int value_bytes) {
+    if (r < 1 || c < 1) throw Error("sample_block_rows: block size must be positive");
+    if (value_bytes != 4 && value_bytes != 8) throw Error("sample_block_rows: value_bytes must be 4 or 8");
+    if (row_ptr.size() != static_cast<std::size_t>(A.rows) + 1)
+        throw Error("sample_block_rows: row_ptr must have rows + 1 entries (use hub_row_ptr)");
+    const index_t block_rows = static_cast<index_t>((static_cast<count_t>(A.rows) + r - 1) / r);
+    const int per_sector = 32 / value_bytes;  // x values in one 32-byte sector
+    const index_t window = (4 + r - 1) / r;   // block rows covering the 4 rows above a block row
+    auto first_entry = [&](index_t ib) {
+        return row_ptr[std::min<std::size_t>(static_cast<std::size_t>(ib) * r, static_cast<std::size_t>(A.rows))];
+    };
+    std::vector<index_t> seen((static_cast<std::size_t>(A.cols) + c - 1) / c, -1);
+    // stamp[s] = the sampled block row for which sector s of x counts as already read.
+    std::vector<index_t> stamp(static_cast<std::size_t>(A.cols) / per_sector + 1, -1);
+    auto sectors_of = [&](index_t bc, index_t& s0, index_t& s1) {
+        const count_t first = static_cast<count_t>(bc) * c;
+        const count_t last = std::min<count_t>(first + c, A.cols) - 1;
+        s0 = static_cast<index_t>(first / per_sector);
+        s1 = static_cast<index_t>(last / per_sector);
+    };
+    BlockRowSample out;
+    for (index_t ib = 0; ib < block_rows; ++ib) {
+        if (!in_sample(ib, sigma)) continue;
+        index_t s0 = 0, s1 = 0;
+        for (index_t wb = std::max<index_t>(0, ib - window); wb < ib; ++wb)
+            for (count_t k = first_entry(wb); k < first_entry(wb + 1); ++k) {
+                sectors_of(A.col[k] / c, s0, s1);
+                for (index_t s = s0; s <= s1; ++s) stamp[s] = ib;
+            }
+        count_t blocks = 0;
+        for (count_t k = first_entry(ib); k < first_entry(ib + 1); ++k) {
+            const index_t bc = A.col[k] / c;
+            if (seen[bc] == ib) continue;
+            seen[bc] = ib;
+            ++blocks;
+            sectors_of(bc, s0, s1);
+            bool local = true;
+            for (index_t s = s0; s <= s1; ++s) {
+                local = local && stamp[s] == ib;
+                stamp[s] = ib;
+            }
+            out.local_blocks += local;
+        }
+        ++out.rows_by_blocks[blocks];
+        ++out.block_rows;
+        out.blocks += blocks;
+        out.entries += first_entry(ib + 1) - first_entry(ib);
+    }
+    if (out.entries == 0 && A.nnz() > 0 && sigma < 1.0) return sample_block_rows(A, row_ptr, r, c, 1.0, value_bytes);
+    return out;
+}
+
+double block_row_time(const std::vector<PanelEntry>& panels, double b) {
+    if (panels.empty()) throw Error("block_row_time: no panel records to interpolate");
+    auto tau = [](const PanelEntry& e) { return static_cast<double>(e.r) * e.c * e.bpr / e.gflops; };
+    const PanelEntry& first = panels.front();
+    const PanelEntry& last = panels.back();
+    if (b <= first.bpr) return tau(first);
+    if (b >= last.bpr) return tau(last) * b / last.bpr;
+    for (std::size_t k = 1; k < panels.size(); ++k)
+        if (b <= panels[k].bpr) {
+            const double t0 = tau(panels[k - 1]), t1 = tau(panels[k]);
+            const double w = (b - panels[k - 1].bpr) / static_cast<double>(panels[k].bpr - panels[k - 1].bpr);
+            return t0 + w * (t1 - t0);
+        }
+    return tau(last);  // not reached: b < last.bpr
+}
+
+StructureModel structure_model(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c,
+                               const BlockRowSample& sample) {
+    StructureModel m;
+    const std::vector<PanelEntry> band = profile.panels_of(variant, p, r, c, PanelLayout::band);
+    const std::vector<PanelEntry> scatter = profile.panels_of(variant, p, r, c, PanelLayout::scatter);
+    if ((band.empty() && scatter.empty()) || sample.blocks == 0) return m;
+    const count_t panel_nnz = (band.empty() ? scatter : band).front().nnz;
+    const ProfileEntry* dense = profile.nearest(variant, p, r, c, static_cast<double>(panel_nnz));
+    if (!dense) return m;
+    const double local = band.empty() ? 0.0 : scatter.empty() ? 1.0 : sample.locality();
+    double time = 0;
+    for (const auto& [b, rows] : sample.rows_by_blocks) {
+        const double t_band = band.empty() ? 0.0 : block_row_time(band, static_cast<double>(b));
+        const double t_scatter = scatter.empty() ? 0.0 : block_row_time(scatter, static_cast<double>(b));
+        time += static_cast<double>(rows) * (local * t_band + (1 - local) * t_scatter);
+    }
+    m.used = true;
+    m.structured_gflops = static_cast<double>(r) * c * static_cast<double>(sample.blocks) / time;
+    m.panel_dense_gflops = dense->gflops;
+    m.factor = m.structured_gflops / dense->gflops;
+    return m;
+}
+
+double structure_factor(const CooMatrix& A, const std::vector<count_t>& row_ptr, const BcsrProfile& profile,
+                        const std::string& variant, Precision p, int r, int c, double sigma) {
+    if (profile.panels.empty()) return 1.0;  // a GOSpMV profile: no sample needed
+    const BlockRowSample sample = sample_block_rows(A, row_ptr, r, c, sigma, p == Precision::f32 ? 4 : 8);
+    return structure_model(profile, variant, p, r, c, sample).factor;
+}
+
+JointChoice choose_kernel_and_block(const CooMatrix& A, const BcsrProfile& profile,
+                                    const std::vector<std::string>& variants, Precision p, double sigma) {
+    JointChoice joint;
+    for (const std::string& v : variants) {
+        if (!profile.covers(v, p)) continue;
+        TunerChoice choice = choose_block(A, profile, v, p, sigma);
+        if (choice.shapes.empty()) continue;
+        if (!joint.choices.empty() && choice.best.estimate > joint.choice().best.estimate) joint.best = joint.choices.size();
+        joint.variants.push_back(v);
+        joint.choices.push_back(std::move(choice));
+    }
+    if (joint.choices.empty()) {
+        std::string names;
+        for (const std::string& v : variants) names += (names.empty() ? "" : ", ") + v;
+        throw Error("BCSR tuner: the profile " + profile.source + " rates none of the kernels " + names + " in " +
+                    to_string(p) + "; run 'spmv-kit tune-profile' or name the kernel and block size");
+    }
+    return joint;
+}
+
 const BcsrProfile& active_profile() {
     static std::map<std::string, BcsrProfile> cache;
     const char* env = std::getenv("KIT_BCSR_PROFILE");
@@ -63,7 +183,8 @@ std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profil
     s.precision(3);
     s << "block " << choice.best.r << "x" << choice.best.c << " chosen by the tuner (est. fill " << std::fixed
       << choice.best.fill << " at sigma " << std::defaultfloat << choice.sigma << ", estimate " << std::fixed
-      << choice.best.estimate << " GFLOP/s from " << shown_source(profile)
+      << choice.best.estimate << " GFLOP/s, structure factor " << choice.best.structure << " from "
+      << shown_source(profile)
       << (is_placeholder(profile) ? ", a PLACEHOLDER profile: run 'spmv-kit tune-profile' on your GPU" : "") << ")";
     return s.str();
 }
@@ -74,13 +195,17 @@ std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile)
     std::snprintf(line, sizeof line, "tuner      profile %s (%s), sigma %g\n", shown_source(profile).c_str(),
                   profile.device.empty() ? "device not recorded" : profile.device.c_str(), choice.sigma);
     out += line;
-    out += "tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   estimate GFLOP/s\n";
+    out += "tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   structure   estimate GFLOP/s\n";
     for (const BlockEstimate& e : choice.shapes) {
-        std::snprintf(line, sizeof line, "tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %16.3f%s\n", e.r, e.c,
-                      e.fill, e.stored, static_cast<long long>(e.profile_nnz), e.dense_gflops, e.estimate,
+        std::snprintf(line, sizeof line, "tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %9.3f   %16.3f%s\n", e.r,
+                      e.c, e.fill, e.stored, static_cast<long long>(e.profile_nnz), e.dense_gflops, e.structure,
+                      e.estimate,
                       e.r == choice.best.r && e.c == choice.best.c ? "   <- pick" : "");
         out += line;
     }
+    if (profile.panels.empty())
+        out += "tuner      note: the profile has no panel records, so structure is 1 (GOSpMV's model): "
+               "regenerate it with 'spmv-kit tune-profile'\n";
     if (is_placeholder(profile))
         out += "tuner      note: this profile holds placeholder figures, not measurements: run "
                "'spmv-kit tune-profile --out FILE' on the GPU and set KIT_BCSR_PROFILE=FILE\n";
@@ -101,6 +226,39 @@ BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOp
     pick.c = choice.best.c;
     pick.note = describe_choice(choice, profile);
     pick.details = format_choice(choice, profile);
+    return pick;
+}
+
+KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::string>& variants, const RunOptions& opt) {
+    const BcsrProfile& profile = active_profile();
+    const JointChoice joint = choose_kernel_and_block(A, profile, variants, opt.precision);
+    KernelPick pick;
+    const int r = opt.tunable("block_r"), c = opt.tunable("block_c");
+    if (r > 0 && c > 0) {
+        double best = -1;
+        for (std::size_t v = 0; v < joint.choices.size(); ++v)
+            for (const BlockEstimate& e : joint.choices[v].shapes)
+                if (e.r == r && e.c == c && e.estimate > best) best = e.estimate, pick.variant = joint.variants[v];
+        if (pick.variant.empty())
+            throw Error("bcsr-auto: the profile rates no kernel at block " + std::to_string(r) + "x" + std::to_string(c));
+        pick.block.r = r;
+        pick.block.c = c;
+        pick.block.note = "kernel " + pick.variant + " rated fastest at the given block " + std::to_string(r) + "x" +
+                          std::to_string(c);
+        return pick;
+    }
+    pick.variant = joint.variant();
+    pick.block.r = joint.choice().best.r;
+    pick.block.c = joint.choice().best.c;
+    pick.block.note = "kernel " + pick.variant + " and " + describe_choice(joint.choice(), profile);
+    for (std::size_t v = 0; v < joint.choices.size(); ++v) {
+        char line[200];
+        std::snprintf(line, sizeof line, "tuner      kernel %s: best %dx%d, estimate %.3f GFLOP/s%s\n",
+                      joint.variants[v].c_str(), joint.choices[v].best.r, joint.choices[v].best.c,
+                      joint.choices[v].best.estimate, v == joint.best ? "   <- joint pick" : "");
+        pick.block.details += format_choice(joint.choices[v], profile);
+        pick.block.details += line;
+    }
     return pick;
 }
 

@@ -1,5 +1,6 @@
 #include "bcsr_profile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -8,6 +9,8 @@
 #include "kit_error.hpp"
 
 namespace kit {
+
+std::string to_string(PanelLayout l) { return l == PanelLayout::band ? "band" : "scatter"; }
 
 BcsrProfile BcsrProfile::read(const std::string& path) {
     std::ifstream in(path);
@@ -31,8 +34,29 @@ BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
             std::getline(fields >> std::ws, p.device);
             continue;
         }
+        if (keyword == "panel") {
+            PanelEntry e;
+            std::string precision, layout, extra;
+            if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz >> e.bpr >> layout >> e.gflops) ||
+                (fields >> extra))
+                throw InputError(name, line_no, "a panel record is 'panel VARIANT PRECISION R C NNZ BPR LAYOUT GFLOPS'");
+            try {
+                e.precision = parse_precision(precision);
+            } catch (const Error& err) {
+                throw InputError(name, line_no, err.what());
+            }
+            if (layout != "band" && layout != "scatter")
+                throw InputError(name, line_no, "panel LAYOUT must be 'band' or 'scatter', got '" + layout + "'");
+            e.layout = layout == "band" ? PanelLayout::band : PanelLayout::scatter;
+            if (e.r < 1 || e.r > 4 || e.c < 1 || e.c > 4)
+                throw InputError(name, line_no, "block size must be R, C in 1..4");
+            if (e.nnz < 1 || e.bpr < 1 || !(e.gflops > 0) || !std::isfinite(e.gflops))
+                throw InputError(name, line_no, "NNZ and BPR must be positive and GFLOPS a positive number");
+            p.panels.push_back(e);
+            continue;
+        }
         if (keyword != "dense")
-            throw InputError(name, line_no, "unknown record '" + keyword + "' (expected 'device' or 'dense')");
+            throw InputError(name, line_no, "unknown record '" + keyword + "' (expected 'device', 'dense' or 'panel')");
         ProfileEntry e;
         std::string precision, extra;
         if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz >> e.gflops) || (fields >> extra))
@@ -53,13 +77,17 @@ BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
 
 void BcsrProfile::write(std::ostream& out, const std::string& comment) const {
     out << "# BCSR performance profile of dense matrices (GOSpMV offline step), read by the BCSR autotuner.\n"
-        << "# Records: 'device NAME' and 'dense VARIANT PRECISION R C NNZ GFLOPS' (see labs/common/bcsr_profile.hpp).\n";
+        << "# Records: 'device NAME', 'dense VARIANT PRECISION R C NNZ GFLOPS' and\n"
+        << "# 'panel VARIANT PRECISION R C NNZ BPR band|scatter GFLOPS' (see labs/common/bcsr_profile.hpp).\n";
     std::istringstream lines(comment);
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
     if (!device.empty()) out << "device " << device << "\n";
     for (const ProfileEntry& e : entries)
         out << "dense " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
             << " " << std::setprecision(6) << e.gflops << "\n";
+    for (const PanelEntry& e : panels)
+        out << "panel " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
+            << " " << e.bpr << " " << to_string(e.layout) << " " << std::setprecision(6) << e.gflops << "\n";
 }
 
 const ProfileEntry* BcsrProfile::nearest(const std::string& variant, Precision p, int r, int c, double nnz) const {
@@ -77,6 +105,15 @@ const ProfileEntry* BcsrProfile::nearest(const std::string& variant, Precision p
         }
     }
     return best;
+}
+
+std::vector<PanelEntry> BcsrProfile::panels_of(const std::string& variant, Precision p, int r, int c,
+                                               PanelLayout layout) const {
+    std::vector<PanelEntry> out;
+    for (const PanelEntry& e : panels)
+        if (e.variant == variant && e.precision == p && e.r == r && e.c == c && e.layout == layout) out.push_back(e);
+    std::stable_sort(out.begin(), out.end(), [](const PanelEntry& a, const PanelEntry& b) { return a.bpr < b.bpr; });
+    return out;
 }
 
 bool BcsrProfile::covers(const std::string& variant, Precision p) const {

@@ -12,6 +12,15 @@
 /// A `dense` record says: a dense matrix with `nnz` entries (all useful, fill 1), stored
 /// as r x c BCSR and multiplied by `variant` in `precision`, ran at `GFLOP/s` (2 nnz flops
 /// per SpMV over the median time). This is GOSpMV's P_dense(r x c, nz_d).
+///
+/// A `panel` record is the kit's extension (see handouts/05-bcsr.md, "What GOSpMV's model
+/// assumed"): a sparse matrix with exactly `bpr` dense r x c blocks in every block row (fill 1),
+/// the blocks of a block row either side by side along a diagonal band (`band`: x is read in
+/// order, as by FEM and stencil matrices) or at random block columns (`scatter`: every block
+/// gathers its c values of x from anywhere, as a random matrix does).
+/// @code
+///     panel  bcsr-warp  double  2 2  2097152  8 scatter  41.3  <- variant precision r c nnz bpr layout GFLOP/s
+/// @endcode
 #pragma once
 
 #include <iosfwd>
@@ -32,11 +41,33 @@ struct ProfileEntry {
     double gflops = 0;                     ///< its speed, 2 nnz / median time
 };
 
+/// @brief Where the blocks of a profiled panel sit in their block row.
+enum class PanelLayout {
+    band,    ///< side by side, the band moving with the block row: x read in order and reused
+    scatter  ///< at random distinct block columns: each block gathers x from anywhere
+};
+
+/// @brief "band" or "scatter". @param l [in] layout
+std::string to_string(PanelLayout l);
+
+/// @brief One measured point of a structured panel: fill 1, `bpr` blocks in every block row.
+struct PanelEntry {
+    std::string variant;                   ///< kernel name, e.g. "bcsr-warp"
+    Precision precision = Precision::f64;  ///< working precision
+    int r = 1;                             ///< rows per block
+    int c = 1;                             ///< columns per block
+    count_t nnz = 0;                       ///< entries (= stored values) of the panel
+    int bpr = 1;                           ///< blocks in every block row
+    PanelLayout layout = PanelLayout::band;  ///< where the blocks sit
+    double gflops = 0;                     ///< its speed, 2 nnz / median time
+};
+
 /// @brief A whole profile: where it was measured and its points.
 struct BcsrProfile {
     std::string device;                 ///< the `device` line ("" if absent)
     std::string source;                 ///< file it was read from ("" if built in memory)
     std::vector<ProfileEntry> entries;  ///< every `dense` record, in file order
+    std::vector<PanelEntry> panels;     ///< every `panel` record, in file order
 
     /// @brief Reads a profile file; throws InputError naming file:line on a bad record.
     /// @param path [in] file name
@@ -60,6 +91,11 @@ struct BcsrProfile {
     /// @brief True if the profile has at least one record for this variant and precision.
     /// @param variant [in] kernel name  @param p [in] precision
     bool covers(const std::string& variant, Precision p) const;
+    /// @brief The panel records of (variant, precision, r x c, layout), sorted by bpr; empty
+    /// if the profile has none (a GOSpMV profile of dense records only).
+    /// @param variant [in] kernel name  @param p [in] precision  @param r [in] rows per block
+    /// @param c [in] columns per block  @param layout [in] band or scatter
+    std::vector<PanelEntry> panels_of(const std::string& variant, Precision p, int r, int c, PanelLayout layout) const;
 };
 
 }  // namespace kit

@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 
 #include "bcsr_profile.hpp"
@@ -30,6 +32,11 @@ const char* kTuneHelp =
     "                      nnz/W rows x W columns, rounded to a multiple of 12 rows so every r x c\n"
     "                      tiles it. 0: square n x n, as GOSpMV did (see handouts/05-bcsr.md for why\n"
     "                      the kit prefers panels on GPUs)\n"
+    "  --panel-bpr LIST    blocks per block row of the structured panels (default 1,2,4,8,16,32,64);\n"
+    "                      'none' writes a dense-only profile (GOSpMV's). A panel has fill 1 at its r x c\n"
+    "                      and exactly that many blocks in every block row, side by side along a band\n"
+    "                      ('band': x read in order) or at random block columns ('scatter': x gathered)\n"
+    "  --panel-nnz N       entries of each panel (default 2097152)\n"
     "  --repeats N         timed repeats per point after 2 warm-ups (default 20)\n"
     "GPU runs flush L2 before each timed repeat, as the benchmarks and tune_check do.\n"
     "Exit status: 0 when written; 2 on bad input, an unavailable backend or a wrong result.\n";
@@ -63,10 +70,51 @@ CooMatrix dense_matrix(count_t nnz, int width) {
     return A;
 }
 
+/// A panel of the profile: fill 1 at r x c, exactly `bpr` dense blocks in every block row, about
+/// `nnz` entries. band: block row ib holds the bpr block columns from its diagonal on (clipped at
+/// the right edge), so neighbouring block rows read nearly the same x. scatter: bpr distinct
+/// block columns drawn at random from 4*bpr or more, so each block gathers its x from anywhere.
+CooMatrix panel_matrix(int r, int c, int bpr, PanelLayout layout, count_t nnz) {
+    const count_t per_block_row = static_cast<count_t>(bpr) * r * c;
+    const index_t block_rows = static_cast<index_t>(std::max<count_t>(1, (nnz + per_block_row / 2) / per_block_row));
+    CooMatrix A;
+    A.rows = block_rows * r;
+    index_t block_cols = std::max<index_t>((A.rows + c - 1) / c, bpr);
+    if (layout == PanelLayout::scatter) block_cols = std::max<index_t>(block_cols, 4 * bpr);
+    A.cols = block_cols * c;
+    const std::size_t entries = static_cast<std::size_t>(block_rows) * per_block_row;
+    A.row.reserve(entries);
+    A.col.reserve(entries);
+    A.val.reserve(entries);
+    std::mt19937_64 rng(1000003ull * r + 1009ull * c + bpr);
+    std::uniform_int_distribution<index_t> any_block_col(0, block_cols - 1);
+    std::vector<index_t> picked;
+    for (index_t ib = 0; ib < block_rows; ++ib) {
+        picked.clear();
+        if (layout == PanelLayout::band) {
+            const index_t first = std::min<index_t>(static_cast<index_t>(static_cast<count_t>(ib) * r / c), block_cols - bpr);
+            for (int k = 0; k < bpr; ++k) picked.push_back(first + k);
+        } else {
+            while (static_cast<int>(picked.size()) < bpr) {
+                const index_t bc = any_block_col(rng);
+                if (std::find(picked.begin(), picked.end(), bc) == picked.end()) picked.push_back(bc);
+            }
+            std::sort(picked.begin(), picked.end());
+        }
+        for (int i = 0; i < r; ++i) {
+            const index_t row = ib * r + i;
+            for (index_t bc : picked)
+                for (int j = 0; j < c; ++j) A.add(row, bc * c + j, 1.0 / (1 + (row + 2 * (bc * c + j)) % 13));
+        }
+    }
+    A.normalize();
+    return A;
+}
+
 }  // namespace
 
 int cmd_tune_profile(const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--backends", "--precision", "--sizes", "--width", "--repeats"}, {"--help"}, "tune-profile");
+    const Args a(argv, {"--out", "--backends", "--precision", "--sizes", "--width", "--panel-bpr", "--panel-nnz", "--repeats"}, {"--help"}, "tune-profile");
     if (a.has("--help")) {
         std::cout << kTuneHelp;
         return 0;
@@ -95,8 +143,17 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
     std::vector<const Variant*> variants;
     for (const Variant& v : registry().all())
         for (Backend b : backends)
-            if (v.lab == "05-bcsr" && v.backend == b) variants.push_back(&v);
+            // bcsr-auto is no kernel of its own: it runs one of the others.
+            if (v.lab == "05-bcsr" && v.backend == b && v.name != "bcsr-auto") variants.push_back(&v);
     if (variants.empty()) throw Error("tune-profile: no lab 05 BCSR variant is registered for the chosen backends");
+    std::vector<int> panel_bprs;
+    if (a.get("--panel-bpr", "") != "none")
+        for (const std::string& s : split(a.get("--panel-bpr", "1,2,4,8,16,32,64"))) {
+            const long long b = std::atoll(s.c_str());
+            if (b < 1 || b > 4096) throw Error("tune-profile: --panel-bpr takes block counts in 1..4096 (or none), got '" + s + "'");
+            panel_bprs.push_back(static_cast<int>(b));
+        }
+    const count_t panel_nnz = a.get_int("--panel-nnz", 2097152, 4096, 400000000);
     RunOptions opt;
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 1, 100000));
 
@@ -128,14 +185,40 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
                         std::fflush(stdout);
                     }
     }
+    for (int r = 1; r <= 4; ++r)
+        for (int c = 1; c <= 4; ++c)
+            for (int bpr : panel_bprs)
+                for (PanelLayout layout : {PanelLayout::band, PanelLayout::scatter}) {
+                    const Reference ref = make_reference(panel_matrix(r, c, bpr, layout, panel_nnz), "random");
+                    const CooMatrix& A = ref.matrix();
+                    opt.tunables["block_r"] = r;
+                    opt.tunables["block_c"] = c;
+                    for (const Variant* v : variants)
+                        for (Precision p : precisions) {
+                            opt.precision = p;
+                            const CheckedRun o = run_checked(*v, ref, opt);
+                            if (o.status != RunStatus::ok || !(o.gflops > 0))
+                                throw Error("tune-profile: " + v->name + " " + std::to_string(r) + "x" + std::to_string(c) +
+                                            " on the " + to_string(layout) + " panel with " + std::to_string(bpr) +
+                                            " blocks per block row: " + to_string(o.status) + ": " + o.message +
+                                            "; no profile written");
+                            profile.panels.push_back({v->name, p, r, c, A.nnz(), bpr, layout, o.gflops});
+                            std::printf("%-13s %-6s %dx%d  %-7s panel %4d blocks/block row  nnz %9lld  %9.3f GFLOP/s\n",
+                                        v->name.c_str(), to_string(p).c_str(), r, c, to_string(layout).c_str(), bpr,
+                                        static_cast<long long>(A.nnz()), o.gflops);
+                            std::fflush(stdout);
+                        }
+                }
     std::ofstream out(a.get("--out"));
     if (!out) throw Error("tune-profile: cannot write '" + a.get("--out") + "'");
     profile.write(out, "Written by: spmv-kit tune-profile, " +
                            (width > 0 ? "dense panels of " + std::to_string(round_to_12(width)) + " columns"
                                       : std::string("square dense matrices")) +
-                           ", " + std::to_string(opt.repeats) + " timed repeats (median), L2 flushed before each GPU repeat.");
+                           ", panels of " + std::to_string(panel_nnz) + " entries, " + std::to_string(opt.repeats) +
+                           " timed repeats (median), L2 flushed before each GPU repeat.");
     if (!out.flush()) throw Error("tune-profile: writing '" + a.get("--out") + "' failed");
-    std::printf("wrote %zu records to %s\n", profile.entries.size(), a.get("--out").c_str());
+    std::printf("wrote %zu dense and %zu panel records to %s\n", profile.entries.size(), profile.panels.size(),
+                a.get("--out").c_str());
     return 0;
 }
 

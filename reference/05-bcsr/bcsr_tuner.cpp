@@ -34,7 +34,7 @@ double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, in
 
 TunerChoice choose_block(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
                          double sigma) {
-    // BEGIN SOLUTION(step 5: for r, c in 1..4: fill = estimate_fill, stored = fill*nnz, entry = profile.nearest(variant, p, r, c, stored) (skip if null), estimate = gflops / fill; keep the first largest; throw kit::Error first if !profile.covers(variant, p))
+    // BEGIN SOLUTION(step 5: for r, c in 1..4: fill = estimate_fill, stored = fill*nnz, entry = profile.nearest(variant, p, r, c, stored) (skip if null), structure = structure_factor(A, row_ptr, profile, variant, p, r, c, sigma), estimate = gflops / fill * structure; keep the first largest; throw kit::Error first if !profile.covers(variant, p))
     // STARTER: kit::todo("05-bcsr", 5, "choose_block");
     if (!profile.covers(variant, p))
         throw Error("BCSR tuner: the profile " + profile.source + " has no record for " + variant + " in " +
@@ -53,7 +53,10 @@ TunerChoice choose_block(const CooMatrix& A, const BcsrProfile& profile, const s
             if (!dense) continue;
             e.profile_nnz = dense->nnz;
             e.dense_gflops = dense->gflops;
-            e.estimate = dense->gflops / e.fill;
+            // GOSpMV's rating, corrected for what a dense panel cannot show: blocks per block
+            // row and how x is gathered (1 with a profile of dense records only).
+            e.structure = structure_factor(A, row_ptr, profile, variant, p, r, c, sigma);
+            e.estimate = dense->gflops / e.fill * e.structure;
             if (choice.shapes.empty() || e.estimate > choice.best.estimate) choice.best = e;
             choice.shapes.push_back(e);
         }

@@ -14,7 +14,7 @@ double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, in
 
 TunerChoice choose_block(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
                          double sigma) {
-    // TODO(05-bcsr step 5): for r, c in 1..4: fill = estimate_fill, stored = fill*nnz, entry = profile.nearest(variant, p, r, c, stored) (skip if null), estimate = gflops / fill; keep the first largest; throw kit::Error first if !profile.covers(variant, p)
+    // TODO(05-bcsr step 5): for r, c in 1..4: fill = estimate_fill, stored = fill*nnz, entry = profile.nearest(variant, p, r, c, stored) (skip if null), structure = structure_factor(A, row_ptr, profile, variant, p, r, c, sigma), estimate = gflops / fill * structure; keep the first largest; throw kit::Error first if !profile.covers(variant, p)
     kit::todo("05-bcsr", 5, "choose_block");
 }
 

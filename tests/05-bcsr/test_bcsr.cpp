@@ -1,6 +1,7 @@
 // Lab 05 public tests. Tier 1: the 4x4 example, exact, with every block shape. Tier 2: rdb450
 // against the oracle. Steps 4-5: the autotuner's fill estimate and choice (pure CPU code).
 #include <cmath>
+#include <sstream>
 
 #include "bcsr_test_support.hpp"
 #include "bcsr_tuner.hpp"
@@ -186,3 +187,125 @@ TEST(Step5_ChooseBlock, RefusesAProfileWithoutTheVariant) {
 
 KIT_SPMV_TEST(Step5_BcsrAutoCpu, Rdb450, "bcsr", Backend::cpu, rdb450_problem(), false)
 KIT_SPMV_TEST(Step5_BcsrAutoCuda, Rdb450, "bcsr-warp", Backend::cuda, rdb450_problem(), false)
+
+// The structure model (bcsr_tuner.hpp): GOSpMV's P_dense / fill, corrected by panels of known
+// blocks per block row and layout. Small cases whose figures can be checked by hand.
+
+TEST(Step5_ChooseBlock, StructureModelArithmetic) {
+    try {
+        // Panels of one shape, 2x2: tau(bpr) = r*c*bpr / P. bpr 1 at 4 GFLOP/s: tau 1; bpr 4 at 8: tau 2;
+        // bpr 8 at 16: tau 2. Linear between points, flat below the first, proportional past the last.
+        std::istringstream text("device test\n"
+                                "dense bcsr f64 2 2 1000 20\n"
+                                "panel bcsr double 2 2 1000 1 band 4\n"
+                                "panel bcsr double 2 2 1000 8 band 16\n"
+                                "panel bcsr double 2 2 1000 4 band 8   # out of order on purpose\n");
+        const kit::BcsrProfile profile = kit::BcsrProfile::parse(text, "test profile");
+        const auto band = profile.panels_of("bcsr", kit::Precision::f64, 2, 2, kit::PanelLayout::band);
+        // The 4x4 example at 2x2 in double (4 values of x per 32-byte sector): 2 block rows of 2
+        // blocks. Block (0,0) reads sector 0 first; the other three find it already read.
+        const kit::CooMatrix A = example4x4_problem().A;
+        const auto sample = kit::bcsr::sample_block_rows(A, kit::hub_row_ptr(A), 2, 2, 1.0, 8);
+        // Two rows 64 columns apart at 1x1: neither finds its sector read before.
+        kit::CooMatrix far;
+        far.rows = 2;
+        far.cols = 64;
+        far.add(0, 0, 1.0);
+        far.add(1, 40, 1.0);
+        far.normalize();
+        const auto far_sample = kit::bcsr::sample_block_rows(far, kit::hub_row_ptr(far), 1, 1, 1.0, 8);
+
+        const kit::bcsr::StructureModel m = kit::bcsr::structure_model(profile, "bcsr", kit::Precision::f64, 2, 2, sample);
+        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0);
+
+        ASSERT_EQ(band.size(), 3u) << "05-bcsr step 5: the profile's panel records";
+        EXPECT_EQ(band[1].bpr, 4) << "05-bcsr step 5: panels_of sorts by blocks per block row";
+        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 0), 1.0) << "05-bcsr step 5: an empty block row";
+        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 1), 1.0) << "05-bcsr step 5";
+        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 2), 4.0 / 3.0) << "05-bcsr step 5: linear between 1 and 4";
+        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 6), 2.0) << "05-bcsr step 5: linear between 4 and 8";
+        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 16), 4.0) << "05-bcsr step 5: proportional past the last panel";
+        EXPECT_EQ(sample.block_rows, 2) << "05-bcsr step 5";
+        EXPECT_EQ(sample.blocks, 4) << "05-bcsr step 5";
+        EXPECT_EQ(sample.entries, 9) << "05-bcsr step 5";
+        EXPECT_EQ(sample.rows_by_blocks.at(2), 2) << "05-bcsr step 5: both block rows hold 2 blocks";
+        EXPECT_EQ(sample.local_blocks, 3) << "05-bcsr step 5: every block but the first reads a sector already read";
+        EXPECT_EQ(far_sample.local_blocks, 0) << "05-bcsr step 5: gathers 40 columns apart are not local";
+        // Only band panels: each block row costs tau(2) = 4/3, so 2*2*4 stored values / (8/3) = 6
+        // GFLOP/s, against P_dense 20 at the panels' size: factor 0.3.
+        EXPECT_TRUE(m.used) << "05-bcsr step 5";
+        EXPECT_DOUBLE_EQ(m.structured_gflops, 6.0) << "05-bcsr step 5: stored values / sum of tau";
+        EXPECT_DOUBLE_EQ(m.factor, 0.3) << "05-bcsr step 5: structured speed / P_dense";
+        ASSERT_EQ(choice.shapes.size(), 1u) << "05-bcsr step 5: only 2x2 is profiled";
+        EXPECT_DOUBLE_EQ(choice.best.structure, 0.3) << "05-bcsr step 5: choose_block uses structure_factor";
+        EXPECT_DOUBLE_EQ(choice.best.estimate, 20.0 / (16.0 / 9.0) * 0.3)
+            << "05-bcsr step 5: estimate = P_dense / fill * structure";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
+    try {
+        // 1x1, P_dense 10 at the panels' size. band: bpr 1 at 2 (tau 0.5), bpr 2 at 4 (tau 0.5);
+        // scatter: bpr 1 at 1 (tau 1), bpr 2 at 1 (tau 2). A sample of 2 block rows of 1 block and
+        // 1 of 2, 1 block of 4 local: tau(1) = 0.25*0.5 + 0.75*1 = 0.875, tau(2) = 0.25*0.5 + 0.75*2
+        // = 1.625; 4 stored values / (2*0.875 + 1.625) = 32/27 GFLOP/s; factor 32/270.
+        kit::BcsrProfile profile;
+        profile.entries = {{"bcsr-warp", kit::Precision::f32, 1, 1, 5000, 10.0}};
+        profile.panels = {{"bcsr-warp", kit::Precision::f32, 1, 1, 4000, 1, kit::PanelLayout::band, 2.0},
+                          {"bcsr-warp", kit::Precision::f32, 1, 1, 4000, 2, kit::PanelLayout::band, 4.0},
+                          {"bcsr-warp", kit::Precision::f32, 1, 1, 4000, 1, kit::PanelLayout::scatter, 1.0},
+                          {"bcsr-warp", kit::Precision::f32, 1, 1, 4000, 2, kit::PanelLayout::scatter, 1.0}};
+        kit::bcsr::BlockRowSample sample;
+        sample.rows_by_blocks = {{1, 2}, {2, 1}};
+        sample.block_rows = 3;
+        sample.blocks = 4;
+        sample.entries = 4;
+        sample.local_blocks = 1;
+        const kit::CooMatrix A = example4x4_problem().A;
+
+        const auto m = kit::bcsr::structure_model(profile, "bcsr-warp", kit::Precision::f32, 1, 1, sample);
+        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f32, 1.0);
+        const double factor = kit::bcsr::structure_factor(A, kit::hub_row_ptr(A), profile, "bcsr-warp",
+                                                          kit::Precision::f32, 1, 1, 1.0);
+
+        EXPECT_NEAR(m.structured_gflops, 32.0 / 27.0, 1e-15) << "05-bcsr step 5";
+        EXPECT_NEAR(m.factor, 32.0 / 270.0, 1e-15) << "05-bcsr step 5";
+        ASSERT_EQ(choice.shapes.size(), 1u) << "05-bcsr step 5";
+        EXPECT_DOUBLE_EQ(choice.best.structure, factor) << "05-bcsr step 5: choose_block uses structure_factor";
+        EXPECT_DOUBLE_EQ(choice.best.estimate, 10.0 * factor) << "05-bcsr step 5: fill 1 at 1x1";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+TEST(Step5_JointPick, TakesTheKernelWithTheLargestEstimate) {
+    try {
+        // Same shapes rated by both kernels, the warp kernel's profile twice as fast: the joint
+        // pick is the warp kernel at its own best shape. A kernel the profile lacks is skipped.
+        kit::BcsrProfile profile = one_size_profile("bcsr-2kernel");
+        for (kit::ProfileEntry e : one_size_profile("bcsr-2kernel").entries) {
+            e.variant = "bcsr-warp";
+            e.gflops *= 2;
+            profile.entries.push_back(e);
+        }
+        const kit::CooMatrix A = rdb450_problem().A;
+
+        const auto joint = kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr-2kernel", "bcsr", "bcsr-warp"},
+                                                              kit::Precision::f64, 1.0);
+        const auto warp = kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f64, 1.0);
+
+        ASSERT_EQ(joint.variants.size(), 2u) << "05-bcsr step 5: 'bcsr' has no record and is skipped";
+        EXPECT_EQ(joint.variant(), "bcsr-warp") << "05-bcsr step 5: the larger estimate wins";
+        EXPECT_EQ(joint.choice().best.r, warp.best.r) << "05-bcsr step 5";
+        EXPECT_EQ(joint.choice().best.c, warp.best.c) << "05-bcsr step 5";
+        EXPECT_DOUBLE_EQ(joint.choice().best.estimate, 2 * joint.choices[0].best.estimate) << "05-bcsr step 5";
+        EXPECT_THROW(kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr"}, kit::Precision::f64), kit::Error)
+            << "05-bcsr step 5: no kernel covered";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+KIT_SPMV_TEST(Step5_BcsrJointCuda, Rdb450, "bcsr-auto", Backend::cuda, rdb450_problem(), false)
