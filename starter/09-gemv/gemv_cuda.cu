@@ -37,7 +37,7 @@ __global__ void scale_y(T beta, T* y, index_t n) {
 /// zeros: the matrix is padded with zeros in registers). A partial last block column is
 /// handled the same way, in every thread block.
 template <class T, int BS, int TY, bool RowEdge>
-__global__ void gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
+__global__ void __launch_bounds__(BS * TY) gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
                                                          T* y, index_t first_block, index_t per_slice) {
     // TODO(09-gemv step 3): march over block columns, two chunks each, prefetch the next chunk into registers, reduce over threadIdx.y in shared memory
 }
@@ -51,7 +51,7 @@ __global__ void gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
 /// are reduced by shuffles inside each warp, then across the BS/32 warps of a thread row in
 /// shared memory. ColEdge: the block column may pass the last column (zeros in registers).
 template <class T, int BS, int TY, bool ColEdge>
-__global__ void gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
+__global__ void __launch_bounds__(BS * TY) gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
                                                          T* y, index_t first_block, index_t per_slice) {
     // TODO(09-gemv step 3): march down block rows, two chunks each with prefetch, accumulate 2*EPT columns per thread, reduce over threadIdx.x
 }
