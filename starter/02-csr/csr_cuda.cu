@@ -103,7 +103,7 @@ void csr_vector_spmv(CsrView<T> A, const T* x, T* y) {
 
 template <class T>
 void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y) {
-    // TODO(02-csr step 3): pick LANES with choose_lanes(nnz / rows) and launch the matching instance
+    // TODO(02-csr step 3): pick LANES with choose_lanes(mean), the mean nnz / rows computed in double (integer division turns 2.25 into 2), and launch the matching instance
     kit::todo("02-csr", 3, "cuda::csr_mean_lanes_spmv dispatch");
 }
 
