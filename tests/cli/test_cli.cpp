@@ -8,27 +8,17 @@
 #include <fstream>
 #include <string>
 
+#include "shell.hpp"
+
 #ifndef KIT_SPMV_KIT_BIN
 #error "KIT_SPMV_KIT_BIN must point at the reference spmv-kit binary"
 #endif
 
 namespace {
 
-struct Outcome {
-    int status;
-    std::string output;
-};
+using Outcome = kit::testing::ShellOutcome;
 
-Outcome spmv_kit(const std::string& args) {
-    const std::string cmd = std::string(KIT_SPMV_KIT_BIN) + " " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) return {-1, "popen failed"};
-    std::string out;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-    const int raw = pclose(pipe);
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), out};
-}
+Outcome spmv_kit(const std::string& args) { return kit::testing::run_shell(std::string(KIT_SPMV_KIT_BIN) + " " + args); }
 
 std::string write_temp(const std::string& name, const std::string& text) {
     static const std::string dir = [] {

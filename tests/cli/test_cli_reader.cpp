@@ -11,42 +11,19 @@
 #include <fstream>
 #include <string>
 
+#include "shell.hpp"
+
 #ifndef KIT_SPMV_KIT_BIN
 #error "KIT_SPMV_KIT_BIN must point at the reference spmv-kit binary"
 #endif
 
 namespace {
 
-struct Outcome {
-    int status;
-    std::string output;
-    double seconds;
-};
+using Outcome = kit::testing::ShellOutcome;
+using kit::testing::kAddressSanitizer;
 
 /// Runs a shell command line (stdout and stderr together).
-Outcome shell(const std::string& cmd) {
-    const auto start = std::chrono::steady_clock::now();
-    FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-    if (!pipe) return {-1, "popen failed", 0};
-    std::string out;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
-    const int raw = pclose(pipe);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw), out, s};
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+Outcome shell(const std::string& cmd) { return kit::testing::run_shell(cmd); }
 
 /// spmv-kit under a 1 GiB address-space limit, as the "small memory bound".
 Outcome spmv_kit_1gib(const std::string& args) {

@@ -27,6 +27,7 @@
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
 #include "matrix_stats.hpp"
+#include "shell.hpp"
 
 using kit::CooMatrix;
 using kit::count_t;
@@ -74,17 +75,7 @@ std::string temp_dir() {
     return dir;
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+using kit::testing::kAddressSanitizer;
 
 /// Runs `work` in a child process limited to `bytes` of address space and returns the
 /// child's exit status: work's return value, 100 for kit::Error, 101 for std::bad_alloc,
