@@ -8,6 +8,7 @@
 #include "bytes_model.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "format_model.hpp"
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
 
@@ -18,7 +19,9 @@ const char* kRunHelp =
     "usage: spmv-kit run FILE.mtx --format F [options]\n\n"
     "Runs one SpMV variant, y <- y + A x, checks y against the double-precision oracle,\n"
     "and reports the error and the speed.\n\n"
-    "  --format F        variant name (spmv-kit list shows them), e.g. csr, csr-vector, coo-atomic\n"
+    "  --format F        variant name (spmv-kit list shows them), e.g. csr, csr-vector, coo-atomic;\n"
+    "                    auto: the kernel lab 08's model predicts fastest (device parameters from\n"
+    "                    $KIT_DEVICE_PARAMS, else H100 defaults), with the reason\n"
     "  --backend B       cpu | cuda | opencl          (default: cuda if the variant has it, else cpu)\n"
     "  --precision P     float | double               (default: double)\n"
     "  --impl I          reference | starter          (handled by the ./spmv-kit wrapper)\n"
@@ -109,7 +112,17 @@ int cmd_run(const std::vector<std::string>& argv) {
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
     opt.steady_calls = static_cast<int>(a.get_int("--steady", 100, 0, 1000000));
     parse_block(a.get("--block"), opt);
-    const Variant& v = pick_variant(a.get("--format"), a.get("--backend"));
+    std::string format = a.get("--format");
+    if (format == "auto") {  // lab 08: predict every covered kernel from the PMF, run the fastest
+        std::string source;
+        const model::DeviceParams params = model::load_device_params(&source);
+        const model::ModelReport r = model::predict_formats(read_matrix_market(a.positional()[0]), opt.precision, params);
+        if (r.pick.empty()) throw BackendUnavailable("--format auto: " + r.reason);
+        std::printf("auto       %s chosen by the lab 08 model: %s (device parameters: %s)\n", r.pick.c_str(),
+                    r.reason.c_str(), source.c_str());
+        format = r.pick;
+    }
+    const Variant& v = pick_variant(format, format == a.get("--format") ? a.get("--backend") : "cuda");
     if (auto why = backend_unavailable(v.backend)) {  // say so before reading a large file for nothing
         std::printf("variant    %s on %s (%s step %d)\nresult     SKIPPED: %s\n", v.name.c_str(),
                     to_string(v.backend).c_str(), v.lab.c_str(), v.step, why->c_str());
