@@ -65,7 +65,9 @@ OBJ      := $(BUILD)/obj-$(FEATURES)
 # test tests/support. So a file that reaches into another lab does not compile, and
 # scripts/testing/check_includes.py says which line did it.
 INCLUDES  := -Ilabs/common
-DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(CURDIR)/matrices\" \
+# Where the test programs read their matrices (the grader points it at a world-readable copy).
+MATRICES_DIR ?= $(CURDIR)/matrices
+DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(MATRICES_DIR)\" \
              -DKIT_HAVE_ZLIB=$(HAVE_ZLIB) -DKIT_HAVE_BZIP2=$(HAVE_BZIP2)
 # CXXFLAGS and NVCCFLAGS are the user's (optimisation, sanitizers); the kit's own flags are
 # added separately so that `make CXXFLAGS=...` never drops include paths or defines.
