@@ -75,6 +75,9 @@ def lab_targets(tree, lab):
     return bins
 
 
+PUBLIC_BCSR_PROFILE = "bcsr_profile_default.txt"  # in public-matrices/, see _sync_public_matrices
+
+
 class Cache:
     def __init__(self, kit_root, cache_dir, mvars, jobs=2, log=print):
         self.kit = Path(kit_root).resolve()
@@ -82,7 +85,8 @@ class Cache:
         self.tree, self.stamp_path = self.dir / "tree", self.dir / "stamp.json"
         self.public_matrices = self.dir / "public-matrices"
         # The tests open the matrices by a path compiled in: one outside the private tree.
-        self.vars = {**mvars, "MATRICES_DIR": str(self.public_matrices)}
+        self.vars = {**mvars, "MATRICES_DIR": str(self.public_matrices),
+                     "BCSR_DEFAULT_PROFILE": str(self.public_matrices / PUBLIC_BCSR_PROFILE)}
         self.jobs, self.log = jobs, log
 
     # ------------------------------------------------------------ state
@@ -146,11 +150,15 @@ class Cache:
                     os.chmod(os.path.join(dirpath, f), 0o644)
 
     def _sync_public_matrices(self):
-        """public-matrices/ made equal to the kit's matrices/ (only that folder)."""
+        """public-matrices/ made equal to the kit's matrices/ (only that folder), plus lab 05's
+        shipped BCSR profile, the one other file the tests read at run time."""
         src = self.kit / "matrices"
         tmp = self.dir / ".public-matrices.new"
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(src, tmp, symlinks=False)
+        profile = self.kit / "labs" / "05-bcsr" / "profile_default.txt"
+        if profile.is_file():
+            shutil.copyfile(profile, tmp / PUBLIC_BCSR_PROFILE)
         shutil.rmtree(self.public_matrices, ignore_errors=True)
         os.rename(tmp, self.public_matrices)
 
