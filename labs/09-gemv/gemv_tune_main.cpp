@@ -111,9 +111,8 @@ int run(int argc, char** argv) {
                                     c.message.c_str());
                         continue;
                     }
-                    const double steady = c.result.steady_ms > 0 ? c.result.bytes / (c.result.steady_ms * 1e6) : 0;
                     std::printf("  %-8s %10.4f %10.1f %10.1f\n", kit::to_string(s).c_str(), c.result.median_ms(), c.gbytes,
-                                steady);
+                                c.steady_gbytes);
                     const std::string key = std::string(name) + " " + kit::to_string(p);
                     log_sum[key][kit::to_string(s)] += std::log(c.gbytes);
                     ++counted[key + kit::to_string(s)];
