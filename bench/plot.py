@@ -77,6 +77,14 @@ def title_device(context, where):
     return f"{name} (bandwidth ceiling {float(ceiling):.0f} GB/s)"
 
 
+def save(fig, path):
+    """Lays the figure out, writes it as a 120-dpi PNG, frees it; returns the path."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def best_by(rows, key):
     """Fastest row for each value of key(row), in first-seen order."""
     best = OrderedDict()
@@ -119,10 +127,7 @@ def plot_formats(rows, context, where, out):
         ax.set_title(f"SpMV {precision}: best kernel of each format; {title_device(context, where)}", fontsize=10)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
         ax.grid(axis="y", which="both", alpha=0.3)
-        fig.tight_layout()
-        path = out / f"gflops_{precision}.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
+        path = save(fig, out / f"gflops_{precision}.png")
         written.append(path)
     return written
 
@@ -157,10 +162,7 @@ def plot_dia_path(rows, context, where, out):
         ax.legend(fontsize=7)
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(title_device(context, where), fontsize=9)
-    fig.tight_layout()
-    path = out / "dia_path.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save(fig, out / "dia_path.png")
     return [path]
 
 
@@ -189,10 +191,7 @@ def plot_ratios(rows, out):
     ax.set_ylabel("best kit kernel: cuSPARSE CSR time / kernel time")
     ax.set_title(f"Best kit kernel vs cuSPARSE CSR (geomean {geomean:.2f}x)", fontsize=10)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    path = out / "vs_cusparse.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    path = save(fig, out / "vs_cusparse.png")
     return [path]
 
 
@@ -228,10 +227,7 @@ def plot_winners(rows, context, where, out):
         fig.colorbar(image, ax=ax, label="% of the bandwidth ceiling (cold)")
         ax.set_title(f"Which kernel wins ({precision}, {where}): red box = fastest on the matrix; "
                      f"* = above the ceiling (cache)\n{title_device(context, where)}", fontsize=9)
-        fig.tight_layout()
-        path = out / f"winners_{precision}.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
+        path = save(fig, out / f"winners_{precision}.png")
         written.append(path)
     return written
 

@@ -319,20 +319,19 @@ void run_benchmark(benchmark::State& state, const Job& job) {
         return finish_not_ok(state, rec, kit::RunStatus::error, "the variant returned no timings");
 
     rec.ms = r.median_ms();
-    const double flops = static_cast<double>(kit::spmv_flops(rec.nnz));
-    rec.gflops = flops / (rec.ms * 1e6);
-    rec.gbs = static_cast<double>(r.bytes) / (rec.ms * 1e6);
+    rec.gflops = c.gflops;
+    rec.gbs = c.gbytes;
     const kit::BandwidthCeiling& ceiling = g.ceilings[v.backend];
     if (ceiling.gbs > 0 && r.bytes > 0) {
         rec.pct_ceiling = 100.0 * rec.gbs / ceiling.gbs;
-        rec.bound_gflops = ceiling.gbs * flops / static_cast<double>(r.bytes);
+        rec.bound_gflops = ceiling.gbs * static_cast<double>(kit::spmv_flops(rec.nnz)) / static_cast<double>(r.bytes);
     }
     if (v.lab_bytes_per_2flops && ceiling.gbs > 0)  // a lab's own bytes model (lab 07's case study)
         rec.step_bound_gflops = ceiling.gbs * 2.0 / v.lab_bytes_per_2flops(job.precision == Precision::f32 ? 4 : 8);
     if (r.steady_ms > 0) {
         rec.steady_ms = r.steady_ms;
-        rec.steady_gflops = flops / (r.steady_ms * 1e6);
-        if (ceiling.gbs > 0) rec.steady_pct_ceiling = 100.0 * static_cast<double>(r.bytes) / (r.steady_ms * 1e6) / ceiling.gbs;
+        rec.steady_gflops = c.steady_gflops;
+        if (ceiling.gbs > 0) rec.steady_pct_ceiling = 100.0 * c.steady_gbytes / ceiling.gbs;
     }
     if (rec.pct_ceiling > 100.0)
         rec.note = "above ceiling: cache" + std::string(rec.note.empty() ? "" : "; ") + rec.note;

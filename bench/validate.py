@@ -178,7 +178,7 @@ def dia_path_bytes(bench, size, out_dir):
     return lines
 
 
-def twins(bench_json, out):
+def twins(bench_json):
     """OpenCL and CUDA twins of the same DIA algorithm (dia-naive), cold, above 4M nonzeros."""
     if not os.path.exists(bench_json):
         return ["(no bench.json from make bench beside: twins not compared)"]
@@ -208,7 +208,6 @@ def main():
         log("ncu not found: install Nsight Compute, or run this on the GPU machine")
         return 2
     os.makedirs(out_dir, exist_ok=True)
-    ceiling = None
     matrices = suite_matrices(bench, size)
     log(f"matrices {', '.join(matrices)}; kernels {', '.join(KERNELS)}; {precision}")
     events = event_figures(bench, matrices, precision, size, out_dir)
@@ -264,7 +263,7 @@ def main():
                   f"{r['pct_ceiling_model']:.1f} | {r['pct_ceiling_measured']:.1f}{'' if off else ' (model within 15%)'} |")
     md += ["", "## OpenCL and CUDA twins (dia-naive, cold, from bench.json beside)", "",
            "| matrix | precision | cuda GFLOP/s | opencl GFLOP/s | opencl/cuda | |", "| --- | --- | ---: | ---: | ---: | --- |"]
-    md += twins(os.path.join(out_dir, "bench.json"), out_dir)
+    md += twins(os.path.join(out_dir, "bench.json"))
     md += ["", "## Lab 07: the DIA path on measured bytes (CUDA kernels of each step's algorithm)", ""]
     md += dia_path_bytes(bench, size, out_dir)
     with open(os.path.join(out_dir, "validation.md"), "w") as f:

@@ -19,4 +19,5 @@ cd "$root/source"
 python3 kit/grader/grade.py prebuild --kit kit --cache "$root/grader-cache" --lab @LAB@ --no-cuda
 rm -rf kit/tests/hidden kit/reference
 chmod -R go-rwx "$root/source"
-chmod 755 "$root" "$root/grader-cache"
+chmod 755 "$root"
+chmod 711 "$root/grader-cache"  # passed through to public-matrices/ alone; the rest stays root's

@@ -4,11 +4,16 @@
                     synced from the kit and built there with IMPL=starter (make rebuilds only
                     what changed). After the build, hidden test sources are replaced by stubs
                     dated 1970: their objects stay, so make never needs the sources again.
+  CACHE/public-matrices/  a copy of matrices/, the only part of the cache that student code
+                    needs: the tests read their matrices from here (built with
+                    MATRICES_DIR=CACHE/public-matrices), so it is world-readable while the
+                    rest of the cache is the instructor's alone (CACHE 711, everything else
+                    in it 700 or 600: it can be passed through, not listed)
   CACHE/stamp.json  what was built: source fingerprint, make variables, labs, file snapshot
 
 Each submission gets a fresh copy of tree/ (cp -a keeps the dates, so make sees every kit
-and test object up to date). The test objects hold the absolute path of tree/matrices, so
-the cache must stay where it was built.
+and test object up to date). The test objects hold the absolute path of public-matrices/,
+so the cache must stay where it was built.
 """
 import fcntl
 import hashlib
@@ -70,12 +75,19 @@ def lab_targets(tree, lab):
     return bins
 
 
+PUBLIC_BCSR_PROFILE = "bcsr_profile_default.txt"  # in public-matrices/, see _sync_public_matrices
+
+
 class Cache:
     def __init__(self, kit_root, cache_dir, mvars, jobs=2, log=print):
         self.kit = Path(kit_root).resolve()
         self.dir = Path(cache_dir).resolve()
-        self.vars, self.jobs, self.log = mvars, jobs, log
         self.tree, self.stamp_path = self.dir / "tree", self.dir / "stamp.json"
+        self.public_matrices = self.dir / "public-matrices"
+        # The tests open the matrices by a path compiled in: one outside the private tree.
+        self.vars = {**mvars, "MATRICES_DIR": str(self.public_matrices),
+                     "BCSR_DEFAULT_PROFILE": str(self.public_matrices / PUBLIC_BCSR_PROFILE)}
+        self.jobs, self.log = jobs, log
 
     # ------------------------------------------------------------ state
     def stamp(self):
@@ -119,7 +131,36 @@ class Cache:
 
     def intact(self):
         s = self.stamp()
-        return bool(s) and self.tree.is_dir() and s.get("snapshot") == self.snapshot()
+        return (bool(s) and self.tree.is_dir() and s.get("snapshot") == self.snapshot()
+                and s.get("public_matrices", {}) == self._snapshot_of(self.public_matrices))
+
+    # ------------------------------------------------------------ who may read what
+    def _protect(self):
+        """CACHE can be passed through but not listed; only public-matrices/ is readable by
+        others (the test programs, run as --run-as, open their matrices there)."""
+        os.chmod(self.dir, 0o711)
+        for e in os.scandir(self.dir):
+            if e.name == self.public_matrices.name or e.is_symlink():
+                continue
+            os.chmod(e.path, 0o700 if e.is_dir() else 0o600)
+        if self.public_matrices.is_dir():
+            for dirpath, _, filenames in os.walk(self.public_matrices):
+                os.chmod(dirpath, 0o755)
+                for f in filenames:
+                    os.chmod(os.path.join(dirpath, f), 0o644)
+
+    def _sync_public_matrices(self):
+        """public-matrices/ made equal to the kit's matrices/ (only that folder), plus lab 05's
+        shipped BCSR profile, the one other file the tests read at run time."""
+        src = self.kit / "matrices"
+        tmp = self.dir / ".public-matrices.new"
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(src, tmp, symlinks=False)
+        profile = self.kit / "labs" / "05-bcsr" / "profile_default.txt"
+        if profile.is_file():
+            shutil.copyfile(profile, tmp / PUBLIC_BCSR_PROFILE)
+        shutil.rmtree(self.public_matrices, ignore_errors=True)
+        os.rename(tmp, self.public_matrices)
 
     def lab_status(self, lab):
         return ((self.stamp() or {}).get("labs") or {}).get(lab)
@@ -136,7 +177,11 @@ class Cache:
                     raise CacheError(f"no prebuilt grading tree in {self.dir}: run 'grade.py prebuild' first")
                 if s.get("snapshot") != self.snapshot():
                     raise CacheError(f"the grading tree in {self.dir} was modified after it was built")
+                if s.get("public_matrices", {}) != self._snapshot_of(self.public_matrices):
+                    raise CacheError(f"the public matrices in {self.public_matrices} were modified after the build")
+                self._protect()
                 return
+            self._protect()
             fp = self.fingerprint()
             now = self.snapshot()
             if s and s.get("snapshot") and s["snapshot"] != now:
@@ -144,7 +189,8 @@ class Cache:
                 for rel, entry in now.items():
                     if rel.startswith("build" + os.sep) and s["snapshot"].get(rel) != entry:
                         (self.tree / rel).unlink(missing_ok=True)
-            same = bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == now
+            same = (bool(s) and s.get("fingerprint") == fp and s.get("snapshot") == now
+                    and s.get("public_matrices") == self._snapshot_of(self.public_matrices))
             # A lab whose instructor build failed is tried again (the failure may be passing).
             if not (same and all(s.get("labs", {}).get(l) == "ok" for l in labs)):
                 known = list(s.get("labs", {})) if s else []
@@ -180,6 +226,8 @@ class Cache:
         self.log(f"grader: preparing the instructor build in {self.dir} (labs: {', '.join(labs)})")
         self.stamp_path.unlink(missing_ok=True)  # an interrupted build must not look finished
         self._sync(stubbed)
+        self._sync_public_matrices()
+        self._protect()
         status = {}
         for lab in labs:
             cmd = ["make", "-C", str(self.tree), f"-j{self.jobs}", *[f"{k}={v}" for k, v in self.vars.items()],
@@ -208,8 +256,10 @@ class Cache:
                 else:
                     p.unlink()
         stamp = {"fingerprint": fp, "vars": self.vars, "labs": status, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
-                 "grader_version": VERSION, "hidden_sources": hidden, "snapshot": self.snapshot()}
+                 "grader_version": VERSION, "hidden_sources": hidden, "snapshot": self.snapshot(),
+                 "public_matrices": self._snapshot_of(self.public_matrices)}
         self.stamp_path.write_text(json.dumps(stamp))
+        self._protect()
         self.log(f"grader: instructor build ready in {time.monotonic() - t0:.0f} s")
 
     def _object_of(self, rel):
@@ -244,7 +294,10 @@ class Cache:
         with open(self.dir / ".lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_SH)
             subprocess.run(["cp", "-a", str(self.tree), str(dest)], check=True)
-            want = (self.stamp() or {}).get("snapshot")
+            stamp = self.stamp() or {}
+            want = stamp.get("snapshot")
+            if stamp.get("public_matrices", {}) != self._snapshot_of(self.public_matrices):
+                want = None  # the matrices every test reads were changed: no grading from them
         # The copy is checked, not only the template: a template changed by an earlier
         # submission's code must never reach the next student's build.
         if want is None or self._snapshot_of(dest) != want:

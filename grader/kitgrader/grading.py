@@ -1,6 +1,7 @@
 """Grading one submission: open it, copy the prebuilt tree, drop in the student's files
 (only those the manifest names), build each lab, run its test binaries, score, write.
 """
+import fcntl
 import os
 import shutil
 import socket
@@ -34,6 +35,56 @@ class Options:
     quiet: bool = False
 
 
+SHARED_TMP_NOTE = ("WARNING: no private /tmp and /dev/shm here (this machine allows no mount namespace): the "
+                   "student's code shared them with the machine, so it could have seen or left files there; "
+                   "check the submission by hand or grade it where namespaces work")
+
+
+WORK_PREFIX = "kitgrade-"
+WORK_LOCK = ".grading.lock"
+
+
+def make_work_dir(root=None):
+    """A fresh per-submission folder, with a lock held for as long as this process lives (the
+    kernel drops it when the process dies, however it dies). Returns (folder, open lock file).
+    The lock file is locked before it takes its name, so no sweep can see it unlocked."""
+    work = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir=root))
+    fd = os.open(work / (WORK_LOCK + ".new"), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(work / (WORK_LOCK + ".new"), work / WORK_LOCK)
+    return work, fd
+
+
+def sweep_stale_work(root=None):
+    """Removes the per-submission folders of gradings that were killed (a class run stopped
+    with kill -9, a node lost): those whose lock nobody holds. A folder without a lock file
+    (another tool's, or one being made) is left alone. Returns the folders removed."""
+    root = Path(root or tempfile.gettempdir())
+    removed = []
+    try:
+        entries = [e for e in os.scandir(root) if e.name.startswith(WORK_PREFIX)]
+    except OSError:
+        return removed
+    for e in entries:
+        try:
+            if not e.is_dir(follow_symlinks=False) or e.stat(follow_symlinks=False).st_uid != os.geteuid():
+                continue
+            fd = os.open(os.path.join(e.path, WORK_LOCK), os.O_RDWR | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a live grading holds it
+        try:
+            sandbox.remove_tree(e.path)
+            removed.append(e.path)
+        finally:
+            os.close(fd)
+    return removed
+
+
 def student_name(sub):
     name = Path(sub).name
     for ext in (".tar.gz", ".tgz", ".tar", ".zip"):
@@ -48,8 +99,9 @@ class Grader:
         self.log = (lambda *_: None) if opts.quiet else (lambda m: print(m, flush=True))
         self.all_labs = labsmod.discover(opts.kit)
         self.labs = labsmod.select(self.all_labs, opts.lab)
-        self.vars = cachemod.make_vars(opts.sm, opts.cuda)
-        self.cache = cachemod.Cache(opts.kit, opts.cache_dir, self.vars, opts.jobs, self.log)
+        self.cache = cachemod.Cache(opts.kit, opts.cache_dir, cachemod.make_vars(opts.sm, opts.cuda), opts.jobs,
+                                    self.log)
+        self.vars = self.cache.vars
         stamp = self.cache.stamp()
         if opts.frozen_cache and stamp:
             # Build exactly as the prebuilt tree was built, or make would rebuild all of it.
@@ -69,7 +121,9 @@ class Grader:
     # ------------------------------------------------------------ one submission
     def grade(self, sub, out_dir):
         t0 = time.monotonic()
-        work = Path(tempfile.mkdtemp(prefix="kitgrade-", dir=self.o.work_root))
+        for stale in sweep_stale_work(self.o.work_root):
+            self.log(f"grader: removed {stale}, left behind by a grading that was killed")
+        work, work_lock = make_work_dir(self.o.work_root)
         notes, lab_results, cpu = [], [], 0.0
         try:
             staging = work / "submission"
@@ -96,8 +150,10 @@ class Grader:
         finally:
             if self.o.keep_work:
                 self.log(f"grader: work folder kept: {work}")
+                (work / WORK_LOCK).unlink(missing_ok=True)  # kept means kept: no sweep removes it
             else:
-                shutil.rmtree(work, ignore_errors=True)
+                sandbox.remove_tree(work)
+            os.close(work_lock)
         tampered = not self.cache.intact()
         if tampered:
             notes.append("WARNING: the prebuilt instructor tree changed while this submission was graded; "
@@ -168,7 +224,7 @@ class Grader:
         tree = space / "tree"
         self._place_files(lab, files, tree)
         self.log(f"grader: {lab.name}: building ({len(files)} student file(s))")
-        build_error, cpu = self._build(lab, tree, work)
+        build_error, cpu, shared_tmp = self._build(lab, tree, work)
         timing = {"build": time.monotonic() - t0}
         outcomes, rejected = None, None
         if build_error is None and self.o.symbol_check:
@@ -181,13 +237,15 @@ class Grader:
             t1 = time.monotonic()
             bins = self._seal_binaries(tree, space / "bin", lab)
             env = sandbox.clean_env(space / "home")
-            runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry)
+            runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry,
+                                  scratch=space / "home", visible=[self.cache.public_matrices])
             outcomes = {}
             for binary, tests in lab.binaries().items():
                 self.log(f"grader: {lab.name}: running {binary}")
                 outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary)))
             cpu += runner.cpu_s
             timing["tests"] = time.monotonic() - t1
+            shared_tmp |= runner.shared_tmp
         res = scoring.score_lab(lab, outcomes, build_error, rejected=rejected,
                                 absent=self._absent_backends(tree))
         res["files_from"] = where
@@ -195,6 +253,10 @@ class Grader:
         res["review_flags"] = scoring.review_flags(files)
         if rejected:
             res["review_flags"]["(objects)"] = ["refused to run: " + l for l in rejected.splitlines()]
+        if shared_tmp:
+            res["review_flags"]["(sandbox)"] = [SHARED_TMP_NOTE]
+            if SHARED_TMP_NOTE not in notes:
+                notes.append(SHARED_TMP_NOTE)
         res["timing"] = timing
         self.log(f"grader: {lab.name}: {res['score']:g}/{res['max_score']:g}"
                  + (f" ({res['not_run']} not run here)" if res["not_run"] else ""))
@@ -261,12 +323,14 @@ class Grader:
                                 address_space_limit=False, run_as=self.o.limits.run_as)
         log_path = work / "logs" / f"{lab.name}-build.log"
         env = sandbox.clean_env(tree.parent / "home")
-        out = sandbox.run(cmd, tree, env, limits, log_path)
+        out = sandbox.run(cmd, tree, env, limits, log_path, scratch=tree.parent / "home",
+                          visible=[tree.parent, self.cache.public_matrices])
+        shared = limits.private_tmp and not out.private_tmp
         text = log_path.read_text(errors="replace").replace(str(tree) + "/", "")
         log_path.write_text(text)
         why = out.describe(limits)
         if why:
-            return f"the build {why}\n" + scoring.first_errors(text), out.cpu_s
+            return f"the build {why}\n" + scoring.first_errors(text), out.cpu_s, shared
         if out.returncode != 0 or not all((tree / t).exists() for t in targets):
-            return scoring.first_errors(text) or f"make exited with status {out.returncode}", out.cpu_s
-        return None, out.cpu_s
+            return scoring.first_errors(text) or f"make exited with status {out.returncode}", out.cpu_s, shared
+        return None, out.cpu_s, shared

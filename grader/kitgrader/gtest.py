@@ -87,11 +87,14 @@ def _skip_reasons(log_path):
 class Runner:
     """Runs test binaries of one grading tree with the given limits."""
 
-    def __init__(self, results_dir, logs_dir, cwd, env, limits, retry=True, memory_guard=True):
+    def __init__(self, results_dir, logs_dir, cwd, env, limits, retry=True, memory_guard=True, scratch=None,
+                 visible=()):
         self.results_dir, self.logs_dir, self.cwd = Path(results_dir), Path(logs_dir), cwd
         self.env, self.limits, self.retry, self.memory_guard = env, limits, retry, memory_guard
+        self.scratch, self.visible = scratch, tuple(visible)  # a fresh HOME/TMPDIR per program run
         self.cpu_s = 0.0
         self.digest = None
+        self.shared_tmp = False  # some run had the machine's /tmp and /dev/shm (no namespace here)
 
     def _attempt(self, binary, tag, gtest_filter=None, timeout=None):
         """One run. Returns ({name: TestOutcome}, None) or (None, why it cannot be trusted)."""
@@ -109,8 +112,10 @@ class Runner:
         env = dict(self.env, TEST_PREMATURE_EXIT_FILE=str(marker))
         log = self.logs_dir / f"{tag}.log"
         started = time.time()
-        out = sandbox.run(cmd, self.cwd, env, limits, log, self.memory_guard)
+        out = sandbox.run(cmd, self.cwd, env, limits, log, self.memory_guard, scratch=self.scratch,
+                          visible=(self.results_dir, Path(binary).parent, *self.visible))
         self.cpu_s += out.cpu_s
+        self.shared_tmp |= limits.private_tmp and not out.private_tmp
         why = out.describe(limits)
         if why:
             return None, why

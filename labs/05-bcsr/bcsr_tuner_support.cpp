@@ -25,10 +25,11 @@ std::uint64_t mix(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
-std::string default_profile_path() {
-    const std::string matrices = KIT_MATRICES_DIR;  // <repo>/matrices
-    return matrices.substr(0, matrices.find_last_of('/')) + "/labs/05-bcsr/profile_default.txt";
-}
+#ifndef KIT_BCSR_DEFAULT_PROFILE
+#error "KIT_BCSR_DEFAULT_PROFILE must be defined by the build (labs/05-bcsr/profile_default.txt)"
+#endif
+
+std::string default_profile_path() { return KIT_BCSR_DEFAULT_PROFILE; }
 
 bool is_placeholder(const BcsrProfile& p) { return p.device.find("placeholder") != std::string::npos; }
 

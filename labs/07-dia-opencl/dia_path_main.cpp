@@ -146,7 +146,7 @@ int run(const Options& o) {
         const double gflops = c.gflops;
         const double gbs = s.backend == kit::Backend::cuda ? cuda_gbs : cl_gbs;
         const int model = kit::dia_path::bytes_per_2_flops(s.step, vb);
-        const double steady = c.result.steady_ms > 0 ? kit::spmv_flops(ref.matrix().nnz()) / (c.result.steady_ms * 1e6) : 0;
+        const double steady = c.steady_gflops;
         std::printf("%10.3f %9.2f %9.2f %8d ", ms, gflops, steady, model);
         if (s.backend == kit::Backend::cpu || gbs <= 0) std::printf("%9s %8s  ", "-", "-");
         else {

@@ -29,7 +29,7 @@ const char* kHelp =
     "  --repeats    cold repeats per shape (default 20)\n"
     "Exit status: 0 on success, 1 if a result was wrong, 2 on errors or without a GPU.\n";
 
-kit::CooMatrix dense_matrix(int n, unsigned seed) {
+[[maybe_unused]] kit::CooMatrix dense_matrix(int n, unsigned seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     kit::CooMatrix A;
@@ -45,7 +45,7 @@ kit::CooMatrix dense_matrix(int n, unsigned seed) {
 int run(int argc, char** argv) {
     std::vector<int> sizes = {512, 2048, 4500};
     std::vector<kit::Precision> precisions = {kit::Precision::f32, kit::Precision::f64};
-    int repeats = 20;
+    [[maybe_unused]] int repeats = 20;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const std::string value = i + 1 < argc ? argv[i + 1] : "";
@@ -111,9 +111,8 @@ int run(int argc, char** argv) {
                                     c.message.c_str());
                         continue;
                     }
-                    const double steady = c.result.steady_ms > 0 ? c.result.bytes / (c.result.steady_ms * 1e6) : 0;
                     std::printf("  %-8s %10.4f %10.1f %10.1f\n", kit::to_string(s).c_str(), c.result.median_ms(), c.gbytes,
-                                steady);
+                                c.steady_gbytes);
                     const std::string key = std::string(name) + " " + kit::to_string(p);
                     log_sum[key][kit::to_string(s)] += std::log(c.gbytes);
                     ++counted[key + kit::to_string(s)];

@@ -82,8 +82,10 @@ struct CheckedRun {
     std::string message;                  ///< why, when status is not ok (names the lab and step when wrong)
     RunResult result;                     ///< what the variant produced (y, timings, bytes, notes)
     Mismatch mismatch;                    ///< the comparison with the oracle (valid for ok and wrong)
-    double gflops = 0;                    ///< 2 nnz / median time (0 if not timed)
-    double gbytes = 0;                    ///< bytes model / median time, GB/s decimal (0 if not timed)
+    double gflops = 0;                    ///< cold: 2 nnz / median time (0 if not timed)
+    double gbytes = 0;                    ///< cold: bytes model / median time, GB/s decimal (0 if not timed)
+    double steady_gflops = 0;             ///< steady: 2 nnz / time per back-to-back call (0 if not measured)
+    double steady_gbytes = 0;             ///< steady: bytes model / time per call, GB/s (0 if not measured)
 };
 
 /// @brief Runs a variant on the reference's problem and checks y against the oracle.

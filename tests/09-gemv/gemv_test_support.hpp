@@ -17,6 +17,7 @@
 #include "checked_run.hpp"
 #include "dense.hpp"
 #include "gemv_kernels.hpp"
+#include "kit_error.hpp"
 #include "test_support.hpp"
 #if KIT_HAVE_CUDA
 #include "cuda_run.hpp"

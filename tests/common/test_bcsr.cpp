@@ -191,8 +191,7 @@ TEST(BcsrProfile, WriteThenParseGivesTheSameProfile) {
 }
 
 TEST(BcsrProfile, ShippedDefaultCoversEveryVariantShapeAndPrecision) {
-    const std::string matrices = KIT_MATRICES_DIR;
-    const std::string path = matrices.substr(0, matrices.find_last_of('/')) + "/labs/05-bcsr/profile_default.txt";
+    const std::string path = KIT_BCSR_DEFAULT_PROFILE;  // the build's labs/05-bcsr/profile_default.txt
 
     const kit::BcsrProfile p = kit::BcsrProfile::read(path);
 

@@ -86,6 +86,7 @@ TEST(CheckedRun, ExactComparisonAndRatesOnTheExample) {
     EXPECT_EQ(c.result.times_ms.size(), 3u);
     EXPECT_GT(c.result.steady_ms, 0.0);
     EXPECT_GT(c.gflops, 0.0);
+    EXPECT_GT(c.steady_gflops, 0.0);
 }
 
 TEST(CheckedRun, MachineEpsilonHasOneDefinition) {

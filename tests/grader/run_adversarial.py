@@ -160,7 +160,10 @@ def class_run(cache, sm, work, extra, subs_made):
     first = subprocess.run(cmd, capture_output=True, text=True, env=env)
     rows = list(__import__("csv").reader(open(out / "grades.csv")))
     scores = {r[0]: r[-3] for r in rows[1:]}
-    if scores != {"does_not_compile": "0", "empty": "0", "correct_zip_wrapped": "6"}:
+    # The same scores as when each is graded alone (cases.json), whatever the lab is worth now.
+    cases = json.loads((HERE / "cases.json").read_text())["cases"]
+    want = {n: str(cases[n]["expect"]["02-csr"]) for n in ("does_not_compile", "empty", "correct_zip_wrapped")}
+    if scores != want:
         problems.append(f"class grades.csv totals {scores}\n{first.stdout}")
     if not rows[0][1].startswith("02-csr step1"):
         problems.append(f"class grades.csv header {rows[0]}")
@@ -180,6 +183,7 @@ def main():
     a = ap.parse_args()
     cases = json.loads((HERE / "cases.json").read_text())["cases"]
     chosen = a.only.split(",") if a.only else list(cases)
+    a.cache.parent.mkdir(parents=True, exist_ok=True)  # a fresh checkout has no build/ yet
     is_root = can_run_as_nobody(a.cache)
     run_as = ["--run-as", "nobody"] if is_root else []
     # Per-submission trees go to /tmp so that code climbing out of its tree finds no kit there.
@@ -199,6 +203,9 @@ def main():
         case = cases[name]
         if case.get("needs_run_as") and not is_root:
             print(f"SKIP  {name}: needs --run-as (the suite must run as root, with a user 'nobody')")
+            continue
+        if case.get("needs_private_tmp") and not private_tmp_here(run_as):
+            print(f"SKIP  {name}: this machine gives no mount namespace, so no private /tmp (the grader flags it)")
             continue
         if case.get("needs_no_gpu_driver") and any(Path("/dev").glob("nvidia*")):
             print(f"SKIP  {name}: beside a GPU driver the grader uses no RLIMIT_AS (the watchdog case covers it)")
@@ -231,6 +238,15 @@ def main():
         if problems:
             failed.append("class")
     if not a.only:
+        problems = private_cache(a.cache, out_root, is_root)
+        print(f"{'PASS' if not problems else 'FAIL'}  the tests read their matrices from a public copy; the rest "
+              "of the cache is private" + (" (a graded run as 'nobody' scored rdb450)" if is_root else ""),
+              flush=True)
+        for p in problems:
+            print(f"      {p}")
+        if problems:
+            failed.append("private-cache")
+    if not a.only:
         problems = tampered_cache(a.cache, a.sm, work, run_as)
         print(f"{'PASS' if not problems else 'FAIL'}  a cached object rewritten with its size and date kept "
               "is never graded from", flush=True)
@@ -248,10 +264,72 @@ def main():
         print(f"FAIL  test programs still running after grading: {[p.name for p in leftovers]}")
         failed.append("leftovers")
     shutil.rmtree(work, ignore_errors=True)
-    checks = len(chosen) + (0 if a.only else 2) + 2  # cases, the class run, the kit and leftover checks
+    checks = len(chosen) + (0 if a.only else 3) + 2  # cases, the class run, cache checks, kit and leftovers
     print(f"suite: {checks - len(failed)} checks passed, {len(failed)} failed"
           + (f" ({', '.join(failed)})" if failed else "") + f", {time.monotonic() - t0:.0f} s in all")
     return 1 if failed else 0
+
+
+def private_tmp_here(run_as):
+    """True when the grader can give test programs their own /tmp and /dev/shm here."""
+    sys.path.insert(0, str(KIT / "grader"))
+    from kitgrader import sandbox
+    user = None
+    if run_as:
+        import pwd
+        pw = pwd.getpwnam(run_as[1])
+        user = (pw.pw_uid, pw.pw_gid)
+    return sandbox.private_tmp_available(sandbox.Limits(run_as=user))
+
+
+def private_cache(cache, out_root, is_root):
+    """The kit can be private (mode 700) and the tests still read their matrices: they were
+    built to read a world-readable copy outside the cache's private tree, which stays 700.
+    As root, 'nobody' can open that copy and not the tree, and a reference graded as 'nobody'
+    (the 'correct' case) earned its rdb450 points."""
+    problems = []
+    cache = cache.resolve()
+    public, tree = cache / "public-matrices", cache / "tree"
+    modes = {p: os.stat(p).st_mode & 0o777 for p in (cache, tree, public, public / "rdb450.mtx")}
+    want = {cache: 0o711, tree: 0o700, public: 0o755, public / "rdb450.mtx": 0o644}
+    for p, m in want.items():
+        if modes[p] != m:
+            problems.append(f"{p} has mode {modes[p]:o}, expected {m:o}")
+    objs = list(tree.glob("build/obj-*/tests/support/test_support.cpp.o"))
+    if not objs:
+        problems.append("no test_support object in the prebuilt tree")
+    for obj in objs:
+        data = obj.read_bytes()
+        if str(public).encode() not in data or str(tree / "matrices").encode() in data:
+            problems.append(f"{obj.relative_to(cache)} does not read its matrices from {public}")
+    if is_root:
+        for path, readable in ((public / "rdb450.mtx", True), (tree / "matrices" / "rdb450.mtx", False)):
+            if _nobody_can_open(path) != readable:
+                problems.append(f"'nobody' {'cannot' if readable else 'can'} open {path}")
+        try:
+            g = json.loads((out_root / "correct" / "grading.json").read_text())
+            rdb = [t for l in g["labs"] for t in l["tests"] if t["name"] == "Step1_CsrCpu.Rdb450"]
+            if not rdb or rdb[0]["status"] != "passed":
+                problems.append(f"graded as 'nobody', the reference did not pass Step1_CsrCpu.Rdb450: {rdb}")
+        except (OSError, ValueError) as e:
+            problems.append(f"no grading of the 'correct' case to look at ({e})")
+    return problems
+
+
+def _nobody_can_open(path):
+    import pwd
+    pw = pwd.getpwnam("nobody")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(pw.pw_gid)
+            os.setuid(pw.pw_uid)
+            open(path, "rb").close()
+            os._exit(0)
+        except BaseException:
+            os._exit(1)
+    return os.waitpid(pid, 0)[1] == 0
 
 
 def tampered_cache(cache, sm, work, extra):
