@@ -79,8 +79,8 @@ std::vector<index_t> row_offsets_of(const CooMatrix& A);
 /// @param slots [in] stored slots  @param nnz [in] entries
 bool padding_accepted(count_t slots, count_t nnz);
 
-/// @brief The whole flow for one matrix: PMF, split, storage, the covered variants that are
-/// registered on CUDA, the pick and why. Installed as the CLI's model by register.cpp.
+/// @brief The whole flow for one matrix: PMF, split, storage, every covered variant's
+/// predicted time (built into this binary or not), the pick and why. Installed as the CLI's model by register.cpp.
 /// @param A [in] normalized hub matrix  @param precision [in] working precision
 /// @param params [in] device parameters
 ModelReport model_report(const CooMatrix& A, Precision precision, const DeviceParams& params);

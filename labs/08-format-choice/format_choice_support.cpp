@@ -5,7 +5,6 @@
 
 #include "format_choice.hpp"
 #include "kit_error.hpp"
-#include "variants.hpp"
 
 namespace kit::model {
 
@@ -69,14 +68,10 @@ ModelReport model_report(const CooMatrix& A, Precision precision, const DevicePa
         if (f == ModelFormat::dia) s.feasible = padding_accepted(pitch * out.inputs.diagonals, A.nnz());
         out.storage.push_back(s);
     }
-    for (const std::string& name : covered_variants()) {
-        if (!registry().find(name, Backend::cuda)) continue;  // a build without CUDA predicts nothing to run
+    // Every covered kernel is predicted, built in or not: the model describes the GPU the
+    // parameters name, and `spmv-kit info` is as useful on a laptop without CUDA.
+    for (const std::string& name : covered_variants())
         out.kernels.push_back(predict_kernel(name, out.pmf, out.inputs, vb, params));
-    }
-    if (out.kernels.empty()) {
-        out.reason = "no covered CUDA variant is built in (CUDA was skipped at build time)";
-        return out;
-    }
     const KernelPrediction& best = out.kernels[pick_fastest(out.kernels)];
     out.pick = best.variant;
     const KernelPrediction* second = nullptr;
