@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "cli_args.hpp"
 #include "commands.hpp"
+#include "format_model.hpp"
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
 
@@ -17,7 +19,9 @@ const char* kRunHelp =
     "usage: spmv-kit run FILE.mtx --format F [options]\n\n"
     "Runs one SpMV variant, y <- y + A x, checks y against the double-precision oracle,\n"
     "and reports the error and the speed.\n\n"
-    "  --format F        variant name (spmv-kit list shows them), e.g. csr, csr-vector, coo-atomic\n"
+    "  --format F        variant name (spmv-kit list shows them), e.g. csr, csr-vector, coo-atomic;\n"
+    "                    auto: the kernel lab 08's model predicts fastest (device parameters from\n"
+    "                    $KIT_DEVICE_PARAMS, else H100 defaults), with the reason\n"
     "  --backend B       cpu | cuda | opencl          (default: cuda if the variant has it, else cpu)\n"
     "  --precision P     float | double               (default: double)\n"
     "  --impl I          reference | starter          (handled by the ./spmv-kit wrapper)\n"
@@ -76,6 +80,17 @@ const Variant& pick_variant(const std::string& name, const std::string& backend)
     throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
 }
 
+/// Lab 08's pick for `--format auto`: the kernel its model predicts fastest, printed with why.
+std::string auto_format(const CooMatrix& A, Precision precision) {
+    std::string source;
+    const model::DeviceParams params = model::load_device_params(&source);
+    const model::ModelReport r = model::predict_formats(A, precision, params);
+    if (r.pick.empty()) throw Error("--format auto: the model picked nothing: " + r.reason);
+    std::printf("auto       %s chosen by the lab 08 model: %s (device parameters: %s)\n", r.pick.c_str(),
+                r.reason.c_str(), source.c_str());
+    return r.pick;
+}
+
 void parse_block(const std::string& s, RunOptions& opt) {
     if (s.empty() || s == "auto") return;
     int r = 0, c = 0;
@@ -108,13 +123,22 @@ int cmd_run(const std::vector<std::string>& argv) {
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
     opt.steady_calls = static_cast<int>(a.get_int("--steady", 100, 0, 1000000));
     parse_block(a.get("--block"), opt);
-    const Variant& v = pick_variant(a.get("--format"), a.get("--backend"));
-    if (auto why = backend_unavailable(v.backend)) {  // say so before reading a large file for nothing
+    // --format auto reads the matrix first (the model needs its rows); a named variant is
+    // checked against the backends before a large file is read for nothing.
+    std::optional<CooMatrix> loaded;
+    std::string format = a.get("--format");
+    if (format == "auto") {
+        loaded = read_matrix_market(a.positional()[0]);
+        format = auto_format(*loaded, opt.precision);
+    }
+    const Variant& v = pick_variant(format, a.get("--backend"));
+    if (auto why = backend_unavailable(v.backend)) {
         std::printf("variant    %s on %s (%s step %d)\nresult     SKIPPED: %s\n", v.name.c_str(),
                     to_string(v.backend).c_str(), v.lab.c_str(), v.step, why->c_str());
         return 2;
     }
-    const Reference ref = make_reference(read_matrix_market(a.positional()[0]), a.get("--vectors", "auto"));
+    const Reference ref = make_reference(loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0]),
+                                         a.get("--vectors", "auto"));
     const CooMatrix& A = ref.matrix();
     if (a.get("--backend").empty() && v.backend != Backend::cuda && registry().find(v.name, Backend::cuda))
         std::printf("note       running the %s variant: %s (--backend cuda to insist)\n", to_string(v.backend).c_str(),

@@ -127,3 +127,27 @@ TEST(Cli, RunReportsBothTimingModes) {
     EXPECT_NE(o.output.find("cold       median"), std::string::npos) << o.output;
     EXPECT_NE(o.output.find("steady     "), std::string::npos) << o.output;
 }
+
+// Lab 08's model reaches the CLI through its hook: `info` prints every covered kernel's
+// prediction and the pick, and `run --format auto` runs that pick (on a GPU) or says why not.
+TEST(Cli, InfoPrintsTheFormatModelAndAutoRunsItsPick) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/rdb450.mtx";
+
+    const Outcome info = spmv_kit("info " + mtx + " --precision float");
+    const Outcome run = spmv_kit("run " + mtx + " --format auto --repeats 2 --steady 2");
+
+    EXPECT_EQ(info.status, 0) << info.output;
+    EXPECT_NE(info.output.find("format model    lab 08"), std::string::npos) << info.output;
+    for (const char* kernel : {"coo-atomic", "csr-scalar", "csr-vector", "ell", "hyb", "dia-naive"})
+        EXPECT_NE(info.output.find("\n                " + std::string(kernel) + " "), std::string::npos) << kernel;
+    const std::size_t pick = info.output.find("pick            ");
+    ASSERT_NE(pick, std::string::npos) << info.output;
+    EXPECT_NE(info.output.compare(pick + 16, 4, "none"), 0) << info.output;
+    EXPECT_NE(run.output.find(" chosen by the lab 08 model: predicted "), std::string::npos) << run.output;
+    if (run.status == 0)
+        EXPECT_NE(run.output.find("within the bound-derived tolerance"), std::string::npos) << run.output;
+    else {
+        EXPECT_EQ(run.status, 2) << run.output;
+        EXPECT_NE(run.output.find("SKIPPED: no CUDA device found"), std::string::npos) << run.output;
+    }
+}

@@ -1,0 +1,13 @@
+// Lab 08 registers no kernel of its own: it installs its model (format_choice.hpp) as the
+// one `spmv-kit info` and `spmv-kit run --format auto` call, through labs/common/format_model.hpp.
+#include "format_choice.hpp"
+#include "variants.hpp"
+
+namespace kit {
+
+void register_lab_08_format_choice(Registry& r) {
+    (void)r;
+    model::set_format_model(model::model_report);
+}
+
+}  // namespace kit

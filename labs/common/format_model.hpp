@@ -1,0 +1,143 @@
+/// @file format_model.hpp
+/// @brief The fixed parts of lab 08's format-choice model (Li, Yang and Li, TPDS 2014): the
+/// row-length PMF, the device parameters, the prediction records, and the hook through which
+/// the lab's functions reach the CLI.
+///
+/// The model describes an N x M matrix by its row-length distribution: b_i rows hold i
+/// entries, p_i = b_i / N. From the PMF alone it predicts each format's storage and each
+/// kernel's time, and picks the kernel with the smallest predicted time. The student's
+/// functions (labs/08-format-choice/format_choice.hpp) fill these records; lab 08's
+/// register.cpp installs them with set_format_model(), so `spmv-kit info` and
+/// `spmv-kit run --format auto` use them without including any lab header.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "coo.hpp"
+#include "types.hpp"
+
+namespace kit::model {
+
+/// @brief The row-length distribution of a matrix: rows_with[i] = b_i, the rows holding i entries.
+struct RowLengthPmf {
+    index_t rows = 0;                 ///< N
+    index_t cols = 0;                 ///< M (columns)
+    count_t nnz = 0;                  ///< entries, sum of i * b_i
+    std::vector<count_t> rows_with;   ///< b_0 .. b_longest (empty for a matrix with no rows)
+    /// @brief The longest row (the largest i with b_i > 0), 0 if there is none.
+    index_t longest() const;
+    /// @brief p_i = b_i / N, 0 outside 0..longest or when N = 0. @param i [in] row length
+    double p(index_t i) const;
+};
+
+/// @brief What HYB with an ELL part of width K holds, from the PMF (the paper's NNZ(X <= K)).
+struct HybSplit {
+    index_t K = 0;        ///< ELL width
+    double p_le = 0;      ///< P(X <= K)
+    double p_gt = 0;      ///< P(X > K)
+    double e_le = 0;      ///< E(X | X <= K), 0 if no row qualifies
+    double e_gt = 0;      ///< E(X | X > K), 0 if no row qualifies
+    count_t nnz_le = 0;   ///< entries of rows with at most K entries, = E(X|X<=K) N P(X<=K)
+    count_t nnz_gt = 0;   ///< entries of rows longer than K, = E(X|X>K) N P(X>K)
+    count_t nnz_ell = 0;  ///< entries the ELL part holds: all of short rows, the first K of long ones
+    count_t nnz_coo = 0;  ///< entries the COO part holds: what long rows have past K
+};
+
+/// @brief The formats whose storage the model predicts.
+enum class ModelFormat { coo, csr, ell, hyb, dia, bcsr };
+
+/// @brief Lower-case name of a format ("coo", "csr", ...). @param f [in] format
+std::string to_string(ModelFormat f);
+
+/// @brief Figures the PMF does not carry, needed by DIA, BCSR and the padding.
+struct StorageInputs {
+    index_t diagonals = 0;        ///< occupied diagonals (distinct col - row)
+    int bcsr_r = 2;               ///< BCSR block rows
+    int bcsr_c = 2;               ///< BCSR block columns
+    count_t bcsr_blocks = 0;      ///< nonempty r x c blocks (exact count)
+    index_t hyb_width = 0;        ///< K of the HYB container (kit::hyb_ell_width)
+    index_t pitch_multiple = 32;  ///< ELL and DIA pitch alignment (the containers' default)
+};
+
+/// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults()).
+struct DeviceParams {
+    std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
+    double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
+    double transaction_bytes = 32; ///< RW: bytes of one DRAM transaction (a sector)
+    double clock_ghz = 1.98;       ///< F_S: SM clock, GHz
+    int sms = 132;                 ///< streaming multiprocessors
+    int lanes_per_sm = 64;         ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
+    int warp = 32;                 ///< W: threads per warp
+    double launch_us = 4.0;        ///< one kernel launch and its completion, microseconds
+    double step_ns = 5.0;          ///< one iteration of a thread's (or warp's) loop over its row
+    double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s
+    double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
+};
+
+/// @brief The documented H100 defaults, used when no calibration file exists.
+DeviceParams h100_defaults();
+
+/// @brief Reads a calibration file: `key value` lines, `#` comments; throws InputError naming
+/// file:line on an unknown key or a bad value. Keys are DeviceParams' member names.
+/// @param path [in] file written by the `calibrate` driver
+DeviceParams read_device_params(const std::string& path);
+
+/// @brief Writes the parameters in the format read_device_params() reads.
+/// @param path [in] output file  @param p [in] parameters  @param header [in] comment lines (without '#')
+void write_device_params(const std::string& path, const DeviceParams& p, const std::string& header);
+
+/// @brief The parameters to use: the file named by $KIT_DEVICE_PARAMS if set, else h100_defaults().
+/// @param source [out] optional: "file PATH" or "H100 defaults"
+DeviceParams load_device_params(std::string* source = nullptr);
+
+/// @brief One kernel's predicted time, term by term (milliseconds).
+struct KernelPrediction {
+    std::string variant;     ///< registered CUDA variant, e.g. "csr-vector"
+    ModelFormat format{};    ///< its storage format
+    count_t bytes = 0;       ///< DS: the format's bytes model (matrix arrays and vectors)
+    double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
+    double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = bandwidth / RW
+    double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
+    double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
+    double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
+    double serial_ms = 0;    ///< the longest loop one thread or warp runs (not in the paper)
+    double launch_ms = 0;    ///< kernel launches (not in the paper)
+    double total_ms = 0;     ///< predicted time of one SpMV
+    bool feasible = true;    ///< false if the kit's container would refuse the conversion
+    std::string why_not;     ///< why it is not feasible
+};
+
+/// @brief One format's predicted storage next to the container's.
+struct FormatStorage {
+    ModelFormat format{};    ///< format
+    count_t bytes = 0;       ///< predicted bytes model (arrays as stored, padding included, and vectors)
+    bool feasible = true;    ///< false if the kit's container would refuse it
+};
+
+/// @brief Everything `spmv-kit info` prints and `run --format auto` needs.
+struct ModelReport {
+    RowLengthPmf pmf;                        ///< the PMF
+    double mean = 0;                         ///< E(X)
+    HybSplit hyb;                            ///< the split at the kit's HYB width K
+    StorageInputs inputs;                    ///< diagonals, BCSR blocks, K
+    std::vector<FormatStorage> storage;      ///< one per ModelFormat
+    std::vector<KernelPrediction> kernels;   ///< one per covered CUDA variant
+    std::string pick;                        ///< the predicted fastest variant
+    std::string reason;                      ///< one line: why it was picked
+};
+
+/// @brief The lab's whole flow: matrix, precision, device parameters -> report.
+using FormatModelHook = std::function<ModelReport(const CooMatrix&, Precision, const DeviceParams&)>;
+
+/// @brief Installs the lab's model (called by lab 08's register.cpp). @param hook [in] the flow
+void set_format_model(FormatModelHook hook);
+
+/// @brief Runs the installed model; throws Error if lab 08 is not built in, and the lab's
+/// TodoError while its starter is unfinished.
+/// @param A [in] normalized hub matrix  @param precision [in] working precision
+/// @param params [in] device parameters
+ModelReport predict_formats(const CooMatrix& A, Precision precision, const DeviceParams& params);
+
+}  // namespace kit::model

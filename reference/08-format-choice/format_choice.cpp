@@ -1,0 +1,158 @@
+// Lab 08, the student's file: the PMF (step 1), storage (step 2), time (step 3), the pick (step 4).
+#include <algorithm>
+#include <cmath>
+
+#include "bytes_model.hpp"
+#include "format_choice.hpp"
+#include "kit_error.hpp"
+
+namespace kit::model {
+
+RowLengthPmf row_length_pmf(index_t rows, index_t cols, const std::vector<index_t>& row_ptr) {
+    if (rows < 0 || cols < 0) throw Error("row_length_pmf: negative size");
+    if (row_ptr.size() != static_cast<std::size_t>(rows) + 1 || row_ptr[0] != 0)
+        throw Error("row_length_pmf: row_ptr needs rows + 1 = " + std::to_string(rows + 1) +
+                         " offsets starting at 0, got " + std::to_string(row_ptr.size()));
+    // BEGIN SOLUTION(step 1: b_i = number of rows r with row_ptr[r+1] - row_ptr[r] == i; nnz = row_ptr[rows])
+    // STARTER: kit::todo("08-format-choice", 1, "row_length_pmf");
+    RowLengthPmf pmf;
+    pmf.rows = rows;
+    pmf.cols = cols;
+    pmf.nnz = row_ptr[static_cast<std::size_t>(rows)];
+    for (index_t r = 0; r < rows; ++r) {
+        const index_t len = row_ptr[static_cast<std::size_t>(r) + 1] - row_ptr[static_cast<std::size_t>(r)];
+        if (len < 0) throw Error("row_length_pmf: row_ptr decreases at row " + std::to_string(r));
+        if (static_cast<std::size_t>(len) >= pmf.rows_with.size()) pmf.rows_with.resize(static_cast<std::size_t>(len) + 1, 0);
+        ++pmf.rows_with[static_cast<std::size_t>(len)];
+    }
+    return pmf;
+    // END SOLUTION
+}
+
+double mean_row_length(const RowLengthPmf& pmf) {
+    // BEGIN SOLUTION(step 1: E(X) = sum over i of i * p_i; 0 when there are no rows)
+    // STARTER: kit::todo("08-format-choice", 1, "mean_row_length");
+    double mean = 0;
+    for (index_t i = 0; i <= pmf.longest(); ++i) mean += i * pmf.p(i);
+    return mean;
+    // END SOLUTION
+}
+
+HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
+    if (K < 0) throw Error("hyb_split: K must be >= 0, got " + std::to_string(K));
+    // BEGIN SOLUTION(step 1: sum b_i, i*b_i and min(i,K)*b_i over i <= K and over i > K; conditional means divide by the rows of each side)
+    // STARTER: kit::todo("08-format-choice", 1, "hyb_split");
+    HybSplit s;
+    s.K = K;
+    count_t rows_le = 0, rows_gt = 0;
+    for (index_t i = 0; i <= pmf.longest() && static_cast<std::size_t>(i) < pmf.rows_with.size(); ++i) {
+        const count_t b = pmf.rows_with[static_cast<std::size_t>(i)];
+        if (i <= K) {
+            rows_le += b;
+            s.nnz_le += i * b;
+            s.nnz_ell += i * b;
+        } else {
+            rows_gt += b;
+            s.nnz_gt += i * b;
+            s.nnz_ell += K * b;
+            s.nnz_coo += (i - K) * b;
+        }
+    }
+    if (pmf.rows > 0) {
+        s.p_le = static_cast<double>(rows_le) / pmf.rows;
+        s.p_gt = static_cast<double>(rows_gt) / pmf.rows;
+    }
+    if (rows_le > 0) s.e_le = static_cast<double>(s.nnz_le) / rows_le;
+    if (rows_gt > 0) s.e_gt = static_cast<double>(s.nnz_gt) / rows_gt;
+    return s;
+    // END SOLUTION
+}
+
+count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes) {
+    if (in.pitch_multiple < 1) throw Error("predicted_bytes: pitch_multiple must be at least 1");
+    // BEGIN SOLUTION(step 2: the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; call the bytes_model.hpp functions)
+    // STARTER: kit::todo("08-format-choice", 2, "predicted_bytes");
+    const count_t N = pmf.rows, M = pmf.cols, nnz = pmf.nnz;
+    const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
+    switch (format) {
+        case ModelFormat::coo: return coo_bytes(N, M, nnz, value_bytes);
+        case ModelFormat::csr: return csr_bytes(N, M, nnz, value_bytes);
+        case ModelFormat::ell: return ell_bytes(N, M, pmf.longest(), pitch, value_bytes);
+        case ModelFormat::hyb:
+            return hyb_bytes(N, M, in.hyb_width, pitch, hyb_split(pmf, in.hyb_width).nnz_coo, value_bytes);
+        case ModelFormat::dia: return dia_bytes(N, M, in.diagonals, pitch, value_bytes);
+        case ModelFormat::bcsr: return bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes);
+    }
+    throw Error("predicted_bytes: unknown format");
+    // END SOLUTION
+}
+
+KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& pmf, const StorageInputs& in,
+                                count_t value_bytes, const DeviceParams& p) {
+    KernelPrediction k;
+    k.variant = variant;
+    if (variant == "coo-atomic") k.format = ModelFormat::coo;
+    else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
+    else if (variant == "ell") k.format = ModelFormat::ell;
+    else if (variant == "hyb") k.format = ModelFormat::hyb;
+    else if (variant == "dia-naive") k.format = ModelFormat::dia;
+    else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the serial chain and launches as in the handout's table; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
+    const count_t N = pmf.rows, nnz = pmf.nnz;
+    const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
+    const HybSplit split = hyb_split(pmf, in.hyb_width);
+    k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);
+    const double bandwidth = p.bandwidth_gbs * 1e9;              // B/s
+    const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
+    const double clock = p.clock_ghz * 1e9;                      // F_S
+    const double W = p.warp;
+    k.ddt_ms = static_cast<double>(k.bytes) / (p.pcie_gbs * 1e9) * 1e3;
+    k.am_ms = std::ceil(static_cast<double>(k.bytes) / p.transaction_bytes) / (bandwidth / p.transaction_bytes) * 1e3;
+    // Every real entry but DIA's reads x through its column index; DIA reads x along a diagonal, already in AM.
+    if (k.format != ModelFormat::dia) k.gather_ms = static_cast<double>(nnz * value_bytes) / (p.gather_gbs * 1e9) * 1e3;
+    // DIA multiplies its padding too (zeros in the slots); ELL and HYB skip theirs by the column index.
+    const double products = k.format == ModelFormat::dia ? static_cast<double>(pitch * in.diagonals) : nnz;
+    k.ctc_m_ms = products / (lanes * clock) * 1e3;
+    if (variant == "csr-vector")  // the paper's CTC_a: each warp of W lanes sums ceil(E(X)/W) partial products per row
+        k.ctc_a_ms = (N * W / lanes) * std::ceil(mean_row_length(pmf) / W) / clock * 1e3;
+    else
+        k.ctc_a_ms = k.ctc_m_ms;
+    double chain = 1;  // iterations of the longest loop one thread (or warp) runs
+    int launches = 1;
+    if (variant == "csr-scalar" || variant == "ell") chain = pmf.longest();
+    else if (variant == "csr-vector") chain = std::ceil(pmf.longest() / W);
+    else if (variant == "dia-naive") chain = in.diagonals;
+    else if (variant == "hyb") {
+        chain = in.hyb_width;
+        if (split.nnz_coo > 0) ++launches;
+    }
+    k.serial_ms = chain * p.step_ns * 1e-6;
+    k.launch_ms = launches * p.launch_us * 1e-3;
+    k.total_ms = k.launch_ms + std::max(k.am_ms + k.gather_ms, k.serial_ms) + k.ctc_m_ms + k.ctc_a_ms;
+    if (k.format == ModelFormat::ell && !padding_accepted(pitch * pmf.longest(), nnz)) {
+        k.feasible = false;
+        k.why_not = "ELL would store " + std::to_string(pitch * pmf.longest()) + " slots for " + std::to_string(nnz) +
+                    " entries (the container refuses)";
+    }
+    if (k.format == ModelFormat::dia && !padding_accepted(pitch * in.diagonals, nnz)) {
+        k.feasible = false;
+        k.why_not = "DIA would store " + std::to_string(pitch * in.diagonals) + " slots for " + std::to_string(nnz) +
+                    " entries (the container refuses)";
+    }
+    return k;
+    // END SOLUTION
+}
+
+std::size_t pick_fastest(const std::vector<KernelPrediction>& kernels) {
+    // BEGIN SOLUTION(step 4: the smallest total_ms among feasible predictions, the first on a tie; throw kit::Error if none is feasible)
+    // STARTER: kit::todo("08-format-choice", 4, "pick_fastest");
+    std::size_t best = kernels.size();
+    for (std::size_t i = 0; i < kernels.size(); ++i)
+        if (kernels[i].feasible && (best == kernels.size() || kernels[i].total_ms < kernels[best].total_ms)) best = i;
+    if (best == kernels.size()) throw Error("pick_fastest: no feasible prediction among " + std::to_string(kernels.size()));
+    return best;
+    // END SOLUTION
+}
+
+}  // namespace kit::model

@@ -1,0 +1,218 @@
+// Lab 08 public tests. Tier 1: the 4x4 example, by hand. Tier 2: rdb450 (b_4 = 8, b_5 = 104,
+// b_6 = 338), its PMF and storage checked against numbers counted from the file and against
+// the kit's containers as built.
+#include <gtest/gtest.h>
+
+#include "bcsr.hpp"
+#include "bytes_model.hpp"
+#include "coo.hpp"
+#include "csr.hpp"
+#include "dia.hpp"
+#include "ell.hpp"
+#include "format_choice.hpp"
+#include "hyb.hpp"
+#include "kit_error.hpp"
+#include "test_support.hpp"
+
+using namespace kit;
+using namespace kit::model;
+
+namespace {
+
+RowLengthPmf pmf_of(const CooMatrix& A) { return row_length_pmf(A.rows, A.cols, Csr<double>::from_coo(A).row_ptr); }
+
+StorageInputs inputs_of(const CooMatrix& A, const RowLengthPmf& pmf) {
+    StorageInputs in;
+    in.diagonals = count_diagonals(A);
+    in.bcsr_blocks = count_blocks(A, 2, 2);
+    in.hyb_width = hyb_width_of(pmf);
+    return in;
+}
+
+// The containers' bytes models, as built, in precision T.
+template <class T>
+void expect_storage_matches_containers(const CooMatrix& A) {
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+    const count_t vb = sizeof(T);
+    EXPECT_EQ(predicted_bytes(ModelFormat::coo, pmf, in, vb), coo_bytes_of(Coo<T>::from_coo(A), vb));
+    EXPECT_EQ(predicted_bytes(ModelFormat::csr, pmf, in, vb), csr_bytes_of(Csr<T>::from_coo(A), vb));
+    EXPECT_EQ(predicted_bytes(ModelFormat::ell, pmf, in, vb), ell_bytes_of(Ell<T>::from_coo(A), vb));
+    EXPECT_EQ(predicted_bytes(ModelFormat::hyb, pmf, in, vb), hyb_bytes_of(Hyb<T>::from_coo(A), vb));
+    EXPECT_EQ(predicted_bytes(ModelFormat::dia, pmf, in, vb), dia_bytes_of(Dia<T>::from_coo(A), vb));
+    EXPECT_EQ(predicted_bytes(ModelFormat::bcsr, pmf, in, vb), bcsr_bytes_of(Bcsr<T>::from_coo(A, 2, 2), vb));
+}
+
+// Easy numbers for the time model: 1 GB/s, 32 B transactions, 1 GHz, one lane, 1 us launches.
+DeviceParams unit_device() {
+    DeviceParams p;
+    p.bandwidth_gbs = 1;
+    p.transaction_bytes = 32;
+    p.clock_ghz = 1;
+    p.sms = 1;
+    p.lanes_per_sm = 1;
+    p.warp = 32;
+    p.launch_us = 1;
+    p.step_ns = 1;
+    p.gather_gbs = 1;
+    p.pcie_gbs = 1;
+    return p;
+}
+
+}  // namespace
+
+TEST(Step1_Pmf, Example4x4) {
+    const CooMatrix A = kit::testing::example4x4_problem().A;
+
+    const RowLengthPmf pmf = pmf_of(A);
+    const HybSplit s = hyb_split(pmf, 2);
+
+    // Rows hold 2, 2, 3 and 2 entries.
+    EXPECT_EQ(pmf.rows_with, (std::vector<count_t>{0, 0, 3, 1}));
+    EXPECT_EQ(pmf.nnz, 9);
+    EXPECT_EQ(mean_row_length(pmf), 2.25);
+    EXPECT_EQ(hyb_width_of(pmf), Hyb<double>::from_coo(A).ell.width);
+    EXPECT_EQ(s.p_le, 0.75);
+    EXPECT_EQ(s.p_gt, 0.25);
+    EXPECT_EQ(s.e_le, 2.0);
+    EXPECT_EQ(s.e_gt, 3.0);
+    EXPECT_EQ(s.nnz_le, 6);
+    EXPECT_EQ(s.nnz_gt, 3);
+    EXPECT_EQ(s.nnz_ell, 8);
+    EXPECT_EQ(s.nnz_coo, 1);
+}
+
+TEST(Step1_Pmf, Rdb450) {
+    const CooMatrix A = kit::testing::rdb450_problem().A;
+
+    const RowLengthPmf pmf = pmf_of(A);
+    const HybSplit s5 = hyb_split(pmf, 5);
+    const index_t K = hyb_width_of(pmf);
+    const HybSplit sk = hyb_split(pmf, K);
+    const Hyb<double> hyb = Hyb<double>::from_coo(A);
+
+    EXPECT_EQ(pmf.rows_with, (std::vector<count_t>{0, 0, 0, 0, 8, 104, 338}));
+    EXPECT_EQ(pmf.nnz, 2580);
+    EXPECT_NEAR(mean_row_length(pmf), 2580.0 / 450.0, 1e-13);
+    EXPECT_EQ(s5.nnz_le, 4 * 8 + 5 * 104);
+    EXPECT_EQ(s5.nnz_gt, 6 * 338);
+    EXPECT_EQ(s5.nnz_coo, 338);
+    EXPECT_NEAR(s5.e_le, 552.0 / 112.0, 1e-13);
+    // The paper's identity NNZ(X <= K) = E(X | X <= K) x N x P(X <= K), and its twin.
+    EXPECT_NEAR(s5.e_le * 450 * s5.p_le, static_cast<double>(s5.nnz_le), 1e-9);
+    EXPECT_NEAR(s5.e_gt * 450 * s5.p_gt, static_cast<double>(s5.nnz_gt), 1e-9);
+    EXPECT_EQ(K, hyb.ell.width);
+    EXPECT_EQ(sk.nnz_ell, hyb.ell.nnz);
+    EXPECT_EQ(sk.nnz_coo, static_cast<count_t>(hyb.coo.vals.size()));
+}
+
+TEST(Step2_Storage, Example4x4) {
+    const CooMatrix A = kit::testing::example4x4_problem().A;
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+
+    // By hand, doubles, pitch 32, vectors 4*8 + 2*4*8 = 96 B; diagonals {0, 1, -2}; four 2x2 blocks.
+    EXPECT_EQ(predicted_bytes(ModelFormat::coo, pmf, in, 8), 9 * 16 + 96);
+    EXPECT_EQ(predicted_bytes(ModelFormat::csr, pmf, in, 8), 5 * 4 + 9 * 12 + 96);
+    EXPECT_EQ(predicted_bytes(ModelFormat::ell, pmf, in, 8), 3 * 32 * 12 + 96);
+    EXPECT_EQ(predicted_bytes(ModelFormat::hyb, pmf, in, 8), 2 * 32 * 12 + 1 * 16 + 96);
+    EXPECT_EQ(predicted_bytes(ModelFormat::dia, pmf, in, 8), 3 * 4 + 3 * 32 * 8 + 96);
+    EXPECT_EQ(predicted_bytes(ModelFormat::bcsr, pmf, in, 8), 3 * 4 + 4 * 4 + 4 * 4 * 8 + 96);
+    expect_storage_matches_containers<float>(A);
+    expect_storage_matches_containers<double>(A);
+}
+
+TEST(Step2_Storage, Rdb450) {
+    const CooMatrix A = kit::testing::rdb450_problem().A;
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+
+    // Counted from the file: 7 diagonals, 1065 nonempty 2x2 blocks; pitch 480; vectors 10800 B.
+    EXPECT_EQ(predicted_bytes(ModelFormat::csr, pmf, in, 8), 451 * 4 + 2580 * 12 + 10800);
+    EXPECT_EQ(predicted_bytes(ModelFormat::ell, pmf, in, 8), 6 * 480 * 12 + 10800);
+    EXPECT_EQ(predicted_bytes(ModelFormat::dia, pmf, in, 8), 7 * 4 + 7 * 480 * 8 + 10800);
+    EXPECT_EQ(predicted_bytes(ModelFormat::bcsr, pmf, in, 8), 226 * 4 + 1065 * 4 + 1065 * 32 + 10800);
+    expect_storage_matches_containers<float>(A);
+    expect_storage_matches_containers<double>(A);
+}
+
+TEST(Step3_Time, Example4x4) {
+    const CooMatrix A = kit::testing::example4x4_problem().A;
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+
+    const KernelPrediction k = predict_kernel("csr-vector", pmf, in, 8, unit_device());
+
+    // DS = 224 B: 7 transactions of 32 B at 1 GB/s; 9 gathers of 8 B at 1 GB/s; 9 products on
+    // one lane at 1 GHz; the paper's additions (4 x 32 / 1) x ceil(2.25 / 32) cycles; a chain
+    // of ceil(3 / 32) = 1 step; one launch.
+    EXPECT_EQ(k.bytes, 224);
+    EXPECT_NEAR(k.am_ms, 224e-9 * 1e3, 1e-15);
+    EXPECT_NEAR(k.gather_ms, 72e-9 * 1e3, 1e-15);
+    EXPECT_NEAR(k.ctc_m_ms, 9e-9 * 1e3, 1e-15);
+    EXPECT_NEAR(k.ctc_a_ms, 128e-9 * 1e3, 1e-15);
+    EXPECT_NEAR(k.serial_ms, 1e-9 * 1e3, 1e-15);
+    EXPECT_NEAR(k.launch_ms, 1e-3, 1e-15);
+    EXPECT_NEAR(k.ddt_ms, 224e-9 * 1e3, 1e-15);
+    EXPECT_NEAR(k.total_ms, 1e-3 + 296e-6 + 9e-6 + 128e-6, 1e-12);
+    EXPECT_TRUE(k.feasible);
+    EXPECT_THROW(predict_kernel("csr5", pmf, in, 8, unit_device()), Error);
+}
+
+TEST(Step3_Time, Rdb450) {
+    const CooMatrix A = kit::testing::rdb450_problem().A;
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+    const DeviceParams p = h100_defaults();
+
+    for (const std::string& v : covered_variants()) {
+        const KernelPrediction k = predict_kernel(v, pmf, in, 8, p);
+        SCOPED_TRACE(v);
+        EXPECT_TRUE(k.feasible);
+        EXPECT_EQ(k.bytes, predicted_bytes(k.format, pmf, in, 8));
+        // AM is DS at the bandwidth, rounded up to whole transactions.
+        EXPECT_GE(k.am_ms, static_cast<double>(k.bytes) / (p.bandwidth_gbs * 1e9) * 1e3);
+        EXPECT_LT(k.am_ms, static_cast<double>(k.bytes + 32) / (p.bandwidth_gbs * 1e9) * 1e3);
+        EXPECT_NEAR(k.total_ms, k.launch_ms + std::max(k.am_ms + k.gather_ms, k.serial_ms) + k.ctc_m_ms + k.ctc_a_ms,
+                    1e-15);
+    }
+    // HYB at K = 6 holds no COO part: one launch, as ELL.
+    EXPECT_EQ(predict_kernel("hyb", pmf, in, 8, p).launch_ms, predict_kernel("ell", pmf, in, 8, p).launch_ms);
+    // Float halves the value bytes, so every term that reads values shrinks.
+    EXPECT_LT(predict_kernel("csr-vector", pmf, in, 4, p).am_ms, predict_kernel("csr-vector", pmf, in, 8, p).am_ms);
+}
+
+TEST(Step4_Pick, Example) {
+    std::vector<KernelPrediction> k(4);
+    k[0].total_ms = 3;
+    k[1].total_ms = 1;
+    k[1].feasible = false;
+    k[2].total_ms = 2;
+    k[3].total_ms = 2;
+
+    EXPECT_EQ(pick_fastest(k), 2u);  // the infeasible 1 ms is skipped; the first 2 ms wins the tie
+    for (auto& p : k) p.feasible = false;
+    EXPECT_THROW(pick_fastest(k), Error);
+    EXPECT_THROW(pick_fastest({}), Error);
+}
+
+TEST(Step4_Pick, Rdb450) {
+    const CooMatrix A = kit::testing::rdb450_problem().A;
+
+    const ModelReport r = model_report(A, Precision::f64, h100_defaults());
+
+    EXPECT_EQ(r.pmf.nnz, 2580);
+    EXPECT_EQ(r.storage.size(), 6u);
+    ASSERT_EQ(r.kernels.size(), covered_variants().size());  // predicted whether or not CUDA is built in
+    double best = 1e300;
+    for (const KernelPrediction& k : r.kernels)
+        if (k.feasible) best = std::min(best, k.total_ms);
+    bool found = false;
+    for (const KernelPrediction& k : r.kernels)
+        if (k.variant == r.pick) {
+            found = true;
+            EXPECT_EQ(k.total_ms, best);
+        }
+    EXPECT_TRUE(found) << r.pick;
+    EXPECT_FALSE(r.reason.empty());
+}

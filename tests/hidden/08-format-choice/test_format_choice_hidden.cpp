@@ -1,0 +1,148 @@
+// Lab 08 hidden tier: the empty matrix, empty rows, one dense row, rectangular shapes, and
+// the whole hostile gallery, each checked against the kit's containers as built.
+#include <gtest/gtest.h>
+
+#include "bcsr.hpp"
+#include "bytes_model.hpp"
+#include "coo.hpp"
+#include "csr.hpp"
+#include "dia.hpp"
+#include "ell.hpp"
+#include "format_choice.hpp"
+#include "hyb.hpp"
+#include "kit_error.hpp"
+#include "test_support.hpp"
+
+using namespace kit;
+using namespace kit::model;
+
+namespace {
+
+CooMatrix matrix(index_t rows, index_t cols, const std::vector<std::pair<index_t, index_t>>& entries) {
+    CooMatrix A;
+    A.rows = rows;
+    A.cols = cols;
+    for (auto [r, c] : entries) A.add(r, c, 1.0 + r + c);
+    A.normalize();
+    return A;
+}
+
+RowLengthPmf pmf_of(const CooMatrix& A) { return row_length_pmf(A.rows, A.cols, row_offsets_of(A)); }
+
+StorageInputs inputs_of(const CooMatrix& A, const RowLengthPmf& pmf) {
+    StorageInputs in;
+    in.diagonals = count_diagonals(A);
+    in.bcsr_blocks = count_blocks(A, 2, 2);
+    in.hyb_width = hyb_width_of(pmf);
+    return in;
+}
+
+// Every format: the prediction equals the container's bytes, or the container refuses and
+// the time model calls the kernel infeasible.
+void expect_storage_matches(const CooMatrix& A) {
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+    EXPECT_EQ(predicted_bytes(ModelFormat::coo, pmf, in, 8), coo_bytes_of(Coo<double>::from_coo(A), 8));
+    EXPECT_EQ(predicted_bytes(ModelFormat::csr, pmf, in, 8), csr_bytes_of(Csr<double>::from_coo(A), 8));
+    EXPECT_EQ(predicted_bytes(ModelFormat::hyb, pmf, in, 4), hyb_bytes_of(Hyb<float>::from_coo(A), 4));
+    EXPECT_EQ(predicted_bytes(ModelFormat::bcsr, pmf, in, 8), bcsr_bytes_of(Bcsr<double>::from_coo(A, 2, 2), 8));
+    const bool ell_ok = predict_kernel("ell", pmf, in, 8, h100_defaults()).feasible;
+    const bool dia_ok = predict_kernel("dia-naive", pmf, in, 8, h100_defaults()).feasible;
+    if (ell_ok) EXPECT_EQ(predicted_bytes(ModelFormat::ell, pmf, in, 8), ell_bytes_of(Ell<double>::from_coo(A), 8));
+    else EXPECT_THROW(Ell<double>::from_coo(A), ConversionRefused);
+    if (dia_ok) EXPECT_EQ(predicted_bytes(ModelFormat::dia, pmf, in, 8), dia_bytes_of(Dia<double>::from_coo(A), 8));
+    else EXPECT_THROW(Dia<double>::from_coo(A), ConversionRefused);
+}
+
+}  // namespace
+
+TEST(Step1_PmfHidden, EmptyMatrix) {
+    const RowLengthPmf pmf = row_length_pmf(0, 0, {0});
+    const HybSplit s = hyb_split(pmf, 0);
+
+    EXPECT_TRUE(pmf.rows_with.empty() || pmf.rows_with == std::vector<count_t>{});
+    EXPECT_EQ(pmf.nnz, 0);
+    EXPECT_EQ(mean_row_length(pmf), 0.0);
+    EXPECT_EQ(s.p_le, 0.0);
+    EXPECT_EQ(s.nnz_ell + s.nnz_coo, 0);
+    EXPECT_THROW(row_length_pmf(3, 3, {0, 1}), Error);
+    EXPECT_THROW(row_length_pmf(2, 2, {0, 2, 1}), Error);
+}
+
+TEST(Step1_PmfHidden, EmptyRows) {
+    // Rows 1 and 3 of five are empty; row 4 holds three entries.
+    const CooMatrix A = matrix(5, 5, {{0, 0}, {2, 1}, {2, 2}, {4, 0}, {4, 2}, {4, 4}});
+
+    const RowLengthPmf pmf = pmf_of(A);
+    const HybSplit s = hyb_split(pmf, 1);
+
+    EXPECT_EQ(pmf.rows_with, (std::vector<count_t>{2, 1, 1, 1}));
+    EXPECT_DOUBLE_EQ(mean_row_length(pmf), 6.0 / 5.0);
+    EXPECT_EQ(s.p_le, 3.0 / 5.0);
+    EXPECT_EQ(s.nnz_ell, 3);
+    EXPECT_EQ(s.nnz_coo, 3);
+    EXPECT_EQ(hyb_width_of(pmf), Hyb<double>::from_coo(A).ell.width);
+}
+
+TEST(Step1_PmfHidden, OneDenseRow) {
+    // A 3000 x 3000 diagonal whose row 0 is full: K = 1, the dense row goes to COO.
+    std::vector<std::pair<index_t, index_t>> e;
+    for (index_t c = 0; c < 3000; ++c) e.push_back({0, c});
+    for (index_t r = 1; r < 3000; ++r) e.push_back({r, r});
+    const CooMatrix A = matrix(3000, 3000, e);
+
+    const RowLengthPmf pmf = pmf_of(A);
+    const HybSplit s = hyb_split(pmf, hyb_width_of(pmf));
+    const Hyb<double> hyb = Hyb<double>::from_coo(A);
+
+    EXPECT_EQ(pmf.longest(), 3000);
+    EXPECT_EQ(pmf.rows_with[1], 2999);
+    EXPECT_EQ(pmf.rows_with[3000], 1);
+    EXPECT_EQ(s.K, hyb.ell.width);
+    EXPECT_EQ(s.nnz_coo, 2999);
+    EXPECT_EQ(s.nnz_coo, static_cast<count_t>(hyb.coo.vals.size()));
+}
+
+TEST(Step2_StorageHidden, EmptyRowsAndRectangular) {
+    expect_storage_matches(matrix(0, 0, {}));
+    expect_storage_matches(matrix(5, 5, {{0, 0}, {2, 1}, {2, 2}, {4, 0}, {4, 2}, {4, 4}}));
+    expect_storage_matches(matrix(3, 7, {{0, 6}, {1, 0}, {1, 5}, {2, 2}}));
+    expect_storage_matches(matrix(7, 3, {{6, 0}, {0, 2}, {5, 1}, {3, 0}, {3, 1}, {3, 2}}));
+    expect_storage_matches(matrix(33, 1, {{0, 0}, {32, 0}}));
+}
+
+TEST(Step2_StorageHidden, Gallery) {
+    for (const auto& [name, problem] : kit::testing::hostile_gallery()) {
+        SCOPED_TRACE(name);
+        expect_storage_matches(problem.A);
+    }
+}
+
+TEST(Step3_TimeHidden, OneDenseRow) {
+    // One row of 20000 entries among 19999 rows of one: ELL would pad every row to 20000 and
+    // is refused; one thread walking the dense row makes csr-scalar's chain the longest.
+    std::vector<std::pair<index_t, index_t>> e;
+    for (index_t c = 0; c < 20000; ++c) e.push_back({0, c});
+    for (index_t r = 1; r < 20000; ++r) e.push_back({r, r});
+    const CooMatrix A = matrix(20000, 20000, e);
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+
+    const KernelPrediction ell = predict_kernel("ell", pmf, in, 8, h100_defaults());
+    const KernelPrediction scalar = predict_kernel("csr-scalar", pmf, in, 8, h100_defaults());
+    const KernelPrediction vector = predict_kernel("csr-vector", pmf, in, 8, h100_defaults());
+
+    EXPECT_FALSE(ell.feasible);
+    EXPECT_FALSE(ell.why_not.empty());
+    EXPECT_GT(scalar.serial_ms, 32 * vector.serial_ms * 0.99);
+    EXPECT_GT(scalar.total_ms, vector.total_ms);
+}
+
+TEST(Step4_PickHidden, EmptyMatrix) {
+    const ModelReport r = model_report(matrix(0, 0, {}), Precision::f32, h100_defaults());
+
+    EXPECT_EQ(r.pmf.nnz, 0);
+    ASSERT_EQ(r.kernels.size(), covered_variants().size());
+    EXPECT_FALSE(r.pick.empty());
+    EXPECT_FALSE(r.reason.empty());
+}
