@@ -9,6 +9,7 @@
 #include <set>
 
 #include "kit_error.hpp"
+#include "report_support.hpp"
 
 namespace bench {
 namespace {
@@ -23,52 +24,6 @@ constexpr double kDiaStepCeilingTarget = 70.0;  // % of the ceiling each buffer 
 constexpr double kDiaStepSpread = 0.9;          // slowest buffer step / fastest
 const std::vector<std::string> kTargetFormats = {"dia", "ell", "bcsr", "csr-vector", "csr5"};
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
-
-std::string group_key(const Record& r) { return r.matrix + "/" + r.precision; }
-
-bool ok_gpu_kit(const Record& r) { return r.status == "ok" && r.gpu && r.is_kit(); }
-
-/// Best record (by `score`) among those passing `keep`; nullptr if none.
-template <class Keep, class Score>
-const Record* best_of(const std::vector<Record>& rs, Keep keep, Score score) {
-    const Record* best = nullptr;
-    for (const Record& r : rs)
-        if (keep(r) && (!best || score(r) > score(*best))) best = &r;
-    return best;
-}
-
-class Checker {
-public:
-    explicit Checker(std::ostream& out) : out_(out) {}
-    /// A check on the figures of `r`: a figure above its ceiling is served from cache, so it
-    /// cannot pass a target on DRAM bandwidth; it is reported, and counted as not run.
-    void check(bool ok, const std::string& what, const std::string& figures, const Record* r = nullptr) {
-        if (ok && r && r->pct_ceiling > 100.0) {
-            out_ << "  [CACHE]   " << what << ": " << figures << fmt(" at %.1f%% of its ceiling", r->pct_ceiling)
-                 << ": served from cache, not a DRAM figure\n";
-            ++tally.not_run;
-            return;
-        }
-        out_ << (ok ? "  [PASS]    " : "  [MISS]    ") << what << ": " << figures << "\n";
-        ++(ok ? tally.pass : tally.miss);
-    }
-    void not_run(const std::string& what, const std::string& why) {
-        out_ << "  [NOT RUN] " << what << ": " << why << "\n";
-        ++tally.not_run;
-    }
-    TargetTally tally;
-
-private:
-    std::ostream& out_;
-};
-
-std::string label(const Record& r) { return r.backend + ":" + r.kernel; }
-
 /// A target whose kernels ran but failed (WRONG, ERROR, refused) is missed, not "not run":
 /// this reports the first such kernel, or NOT RUN when none of them ran at all.
 template <class Match>
@@ -80,24 +35,6 @@ void not_measured(Checker& c, const std::vector<Record>& g, const std::string& w
             return c.check(false, what, label(r) + " " + r.status + ": " + msg);
         }
     c.not_run(what, why_none);
-}
-
-/// Matrix/precision groups in run order.
-std::vector<std::vector<const Record*>> groups_of(const std::vector<Record>& records) {
-    std::vector<std::vector<const Record*>> groups;
-    std::map<std::string, std::size_t> index;
-    for (const Record& r : records) {
-        auto [it, fresh] = index.emplace(group_key(r), groups.size());
-        if (fresh) groups.emplace_back();
-        groups[it->second].push_back(&r);
-    }
-    return groups;
-}
-
-std::vector<Record> copy_group(const std::vector<const Record*>& g) {
-    std::vector<Record> v;
-    for (const Record* r : g) v.push_back(*r);
-    return v;
 }
 
 void check_best_ratios(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
@@ -286,6 +223,7 @@ TargetTally print_targets(std::ostream& out, const std::vector<Record>& records,
     check_own_structure(c, groups);
     check_csr5(c, groups);
     check_dia_path(c, groups);
+    check_format_choice(c, groups);
     out << "Targets: " << c.tally.pass << " PASS, " << c.tally.miss << " MISS, " << c.tally.not_run << " NOT RUN\n";
     return c.tally;
 }
@@ -294,13 +232,15 @@ void write_csv(const std::string& path, const std::vector<Record>& records) {
     std::ofstream f(path);
     if (!f) throw kit::Error("cannot write " + path);
     f << "matrix,family,nnz,precision,backend,kernel,format,lab,step,status,ms,gflops,gbs,pct_ceiling,steady_ms,"
-         "steady_gflops,steady_pct_ceiling,vs_cusparse,bound_gflops,step_bound_gflops,error,device,note,message\n";
+         "steady_gflops,steady_pct_ceiling,vs_cusparse,bound_gflops,step_bound_gflops,error,predicted_ms,model_pick,device,note,"
+         "message\n";
     for (const Record& r : records) {
         f << csv_field(r.matrix) << ',' << r.family << ',' << r.nnz << ',' << r.precision << ',' << r.backend << ','
           << csv_field(r.kernel) << ',' << r.format() << ',' << r.lab << ',' << r.step << ',' << r.status << ','
           << r.ms << ',' << r.gflops << ',' << r.gbs << ',' << r.pct_ceiling << ',' << r.steady_ms << ','
           << r.steady_gflops << ',' << r.steady_pct_ceiling << ',' << r.ratio << ',' << r.bound_gflops
-          << ',' << r.step_bound_gflops << ',' << r.error << ',' << csv_field(r.device) << ',' << csv_field(r.note) << ',' << csv_field(r.message)
+          << ',' << r.step_bound_gflops << ',' << r.error << ',' << r.predicted_ms << ',' << (r.model_pick ? 1 : 0) << ','
+          << csv_field(r.device) << ',' << csv_field(r.note) << ',' << csv_field(r.message)
           << '\n';
     }
 }

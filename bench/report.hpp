@@ -12,6 +12,10 @@
 ///    slowest of them within 10% of the fastest. The case study's per-step bounds (12/8/4
 ///    bytes per 2 flops) stay in the table as history: today's caches absorb the x and offset
 ///    traffic they charged (bench/results/*/validation.md measures it).
+/// 5. Lab 08's format choice (format_choice_report.cpp): the model's pick within 10% of the best
+///    kit kernel on >= 90% of the predicted matrices per precision; better on average than
+///    "always csr-vector" and "cuSPARSE CSR"; median |predicted/measured - 1| <= 20% per
+///    covered kernel on matrices above 1M nonzeros.
 /// "cuSPARSE CSR" is the faster of its two CSR algorithms on that matrix and precision.
 /// Every target is checked on the cold figures (caches evicted before each call, so bytes come
 /// from DRAM); a figure above 100% of its ceiling is served from cache and never counts as PASS.
@@ -51,6 +55,8 @@ struct Record {
     double bound_gflops = 0;               ///< GFLOP/s if the bytes moved at the copy ceiling
     double step_bound_gflops = 0;          ///< lab 07: the step's own bound (case-study model; 0: none)
     double error = 0;                      ///< ||y - y_oracle||_2 / ||y_oracle||_2
+    double predicted_ms = 0;               ///< lab 08's predicted time (0: not a kernel the model covers)
+    bool model_pick = false;               ///< lab 08's model picked this kernel for the matrix
     /// @brief True for the kit's own kernels (not a cuSPARSE baseline).
     bool is_kit() const { return lab != "cusparse"; }
     /// @brief The format of the kernel, from its name (see format_of).

@@ -24,6 +24,7 @@
 
 #include "bytes_model.hpp"
 #include "checked_run.hpp"
+#include "format_model.hpp"
 #include "gemv_sweep.hpp"
 #include "bandwidth_ceiling.hpp"
 #include "kit_error.hpp"
@@ -161,9 +162,29 @@ struct Run {
     std::map<std::string, double> csr_baseline_ms;     // "matrix/precision" -> fastest cuSPARSE CSR
     std::set<std::string> baseline_runs;                // "matrix/precision/kernel" already attempted
     std::vector<std::string> skipped_parts;             // lines for the start and the end of the run
+    // Lab 08's model: its device parameters, and per "matrix/precision" each covered kernel's
+    // predicted ms and the pick (empty when the model is not built in or the matrix is limited).
+    kit::model::DeviceParams model_params;
+    std::string model_source;
+    std::map<std::string, kit::model::ModelReport> predictions;
 };
 
 Run g;
+
+std::string key_of(int matrix, Precision p) { return g.suite[matrix].name + "/" + kit::to_string(p); }
+
+/// Lab 08's predictions for matrix `index` in every precision of the run, kept for the
+/// records of its CUDA kernels. A limited matrix does not run every covered kernel, so it is
+/// not predicted; neither is anything when the model is missing or its starter unfinished.
+void predict_formats(int index, const kit::CooMatrix& A) {
+    if (g.suite[index].own_formats_only || !g.have_cuda) return;
+    for (Precision p : g.opt.precisions) try {
+            g.predictions[key_of(index, p)] = kit::model::predict_formats(A, p, g.model_params);
+        } catch (const kit::Error& e) {
+            g.skipped_parts.push_back("skipped: lab 08's predictions: " + std::string(e.what()));
+            return;
+        }
+}
 
 const Loaded& load(int index) {
     if (g.loaded.index == index) return g.loaded;
@@ -191,6 +212,7 @@ const Loaded& load(int index) {
     const kit::CooMatrix& A = g.loaded.ref->matrix();
     progress("matrix %d/%zu %s: %d x %d, %s nnz, made and run through the oracle in %.1f s", index + 1, g.suite.size(),
              spec.name.c_str(), A.rows, A.cols, millions(A.nnz()).c_str(), elapsed_s() - t0);
+    predict_formats(index, A);
     return g.loaded;
 }
 
@@ -221,7 +243,6 @@ kit::RunOptions run_options(const Job& job, std::int64_t nnz) {
     return o;
 }
 
-std::string key_of(int matrix, Precision p) { return g.suite[matrix].name + "/" + kit::to_string(p); }
 
 /// Median time of a checked run, or a negative value if it failed or was wrong.
 double checked_median_ms(const kit::Variant& v, const Loaded& m, const kit::RunOptions& o) {
@@ -346,6 +367,12 @@ void run_benchmark(benchmark::State& state, const Job& job) {
                             : cached != g.csr_baseline_ms.end() ? cached->second : 0.0;
         if (base > 0) rec.ratio = base / rec.ms;
     }
+    if (const auto it = g.predictions.find(key_of(job.matrix, job.precision)); it != g.predictions.end() && rec.gpu)
+        for (const kit::model::KernelPrediction& k : it->second.kernels)
+            if (k.variant == rec.kernel && k.feasible) {
+                rec.predicted_ms = k.total_ms;
+                rec.model_pick = k.variant == it->second.pick;
+            }
     g.records.push_back(rec);
 
     for (auto _ : state) state.SetIterationTime(rec.ms / 1e3);
@@ -399,6 +426,14 @@ void measure_ceilings() {
         g.on_gpu[b] = c.is_gpu;
         progress("ceiling %s: %.1f GB/s (%s on %s; read %.1f, copy kernel %.1f, copy API %.1f)", kit::to_string(b).c_str(),
                  c.gbs, c.how.c_str(), c.device.c_str(), c.read_gbs, c.copy_kernel_gbs, c.copy_api_gbs);
+    }
+    // Lab 08's device parameters: a calibrate file if $KIT_DEVICE_PARAMS names one, else the
+    // documented defaults with this run's measured CUDA bandwidth.
+    g.model_params = kit::model::load_device_params(&g.model_source);
+    if (!std::getenv("KIT_DEVICE_PARAMS") && g.ceilings.count(Backend::cuda)) {
+        g.model_params.bandwidth_gbs = g.ceilings[Backend::cuda].gbs;
+        g.model_params.device = g.ceilings[Backend::cuda].device;
+        g.model_source = "defaults, bandwidth measured by this run";
     }
 }
 

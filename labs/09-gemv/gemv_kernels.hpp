@@ -69,7 +69,8 @@ void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* 
 /// @brief Step 4: arbitrary sizes as the paper does them. Full block rows (block columns,
 /// transposed) run without bounds checks on rows; the last, partial one runs in a second
 /// kernel on its own stream, concurrently. Both split their march into slices when there are
-/// too few block rows to fill the GPU (partial sums then meet in y through atomics).
+/// too few block rows to fill the GPU; the last slice of a block row to finish adds the
+/// slices' partial sums in order (kernel::finish_slices), so every run gives the same y.
 /// @param op [in] transpose  @param alpha [in] scale  @param A [in] matrix (device)
 /// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
 template <class T, int BlockSize, int ThreadY>

@@ -30,14 +30,62 @@ __global__ void gemv_per_output(DenseView<T> A, T alpha, const T* __restrict__ x
     // END SOLUTION
 }
 
-/// Each thread scales one element of y: y[i] = beta y[i] (0 when beta is 0, without reading y).
-/// Runs before the slices of a split march add their partial sums to y with atomics.
+}  // namespace kernel
+
+/// Where the slices of a split march leave their partial sums (step 4). partial holds one
+/// value per slice and element of y (slice-major), arrivals one counter per thread block of a
+/// slice (block row, or block column transposed), all zero between calls.
+template <class T>
+struct SliceScratch {
+    T* partial = nullptr;          ///< slices x ny partial sums
+    unsigned* arrivals = nullptr;  ///< one counter per block row (block column)
+    index_t ny = 0;                ///< elements of y
+};
+
+namespace kernel {
+
+/// Step 4: the slices of one block row meet. Every slice stores its partial sums; the last
+/// slice to arrive (an atomic ticket per block row, after a fence that publishes the stores)
+/// adds the partial sums in slice order, so y does not depend on which slice ran first,
+/// writes y = alpha sum + beta y, and resets the ticket for the next call. One kernel, no
+/// pass over y before it, and the same result on every run.
+/// Called by every thread of the block: `owns` says whether the thread holds output `out`.
+template <class T>
+__device__ void finish_slices(T s, bool owns, index_t out, index_t block, T alpha, T beta, T* y,
+                              SliceScratch<T> scratch) {
+    // BEGIN SOLUTION(step 4: store this slice's partial, fence, take a ticket; the last slice sums the partials in slice order, writes y and resets the ticket)
+    const unsigned slices = gridDim.y;
+    if (owns) scratch.partial[static_cast<size_t>(blockIdx.y) * scratch.ny + out] = s;
+    __threadfence();  // the stores are visible to every SM before the ticket is taken
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) last = atomicAdd(&scratch.arrivals[block], 1u) == slices - 1;
+    __syncthreads();
+    if (!last) return;
+    if (owns) {
+        T sum = 0;
+        for (unsigned k = 0; k < slices; ++k) sum += __ldcg(&scratch.partial[static_cast<size_t>(k) * scratch.ny + out]);
+        y[out] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[out];
+    }
+    if (threadIdx.x == 0 && threadIdx.y == 0) scratch.arrivals[block] = 0;
+    // END SOLUTION
+}
+
+/// Writes the block's outputs: directly when the march is not split (step 3), else through
+/// finish_slices (step 4). Called by every thread of the block.
+template <class T>
+__device__ void store_outputs(T s, bool owns, index_t out, index_t block, T alpha, T beta, T* y,
+                              SliceScratch<T> scratch) {
+    if (gridDim.y > 1) return finish_slices(s, owns, out, block, alpha, beta, y, scratch);
+    if (owns) y[out] = beta == T(0) ? alpha * s : alpha * s + beta * y[out];
+}
+
+/// y <- beta y, one thread per element (0 when beta is 0, without reading y): op(A) x is
+/// empty when the inner dimension is 0.
 template <class T>
 __global__ void scale_y(T beta, T* y, index_t n) {
-    // BEGIN SOLUTION(step 4: one thread per element: y[i] = beta == 0 ? 0 : beta * y[i])
     const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) y[i] = beta == T(0) ? T(0) : beta * y[i];
-    // END SOLUTION
 }
 
 /// Non-transposed, BS x TY threads (thread_x = BS, thread_y = TY), EPT = BS / (2 TY).
@@ -53,7 +101,8 @@ __global__ void scale_y(T beta, T* y, index_t n) {
 /// handled the same way, in every thread block.
 template <class T, int BS, int TY, bool RowEdge>
 __global__ void __launch_bounds__(BS * TY) gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
-                                                         T* y, index_t first_block, index_t per_slice) {
+                                                         T* y, index_t first_block, index_t per_slice,
+                                                         SliceScratch<T> scratch) {
     // BEGIN SOLUTION(step 3: march over block columns, two chunks each, prefetch the next chunk into registers, reduce over threadIdx.y in shared memory)
     constexpr int HALF = BS / 2, EPT = BS / (2 * TY);
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -90,13 +139,12 @@ __global__ void __launch_bounds__(BS * TY) gemv_n_blocked(DenseView<T> A, T alph
     __shared__ T part[TY][BS];
     part[ty][tx] = sum;
     __syncthreads();
-    if (ty == 0 && row_in) {
-        T s = 0;
+    T s = 0;
+    if (ty == 0) {
 #pragma unroll
         for (int t = 0; t < TY; ++t) s += part[t][tx];
-        if (gridDim.y > 1) atomicAdd(&y[row], alpha * s);  // y was scaled by beta before the slices ran
-        else y[row] = beta == T(0) ? alpha * s : alpha * s + beta * y[row];
     }
+    store_outputs(s, ty == 0 && row_in, row, first_block + static_cast<index_t>(blockIdx.x), alpha, beta, y, scratch);
     // END SOLUTION
 }
 
@@ -110,7 +158,8 @@ __global__ void __launch_bounds__(BS * TY) gemv_n_blocked(DenseView<T> A, T alph
 /// shared memory. ColEdge: the block column may pass the last column (zeros in registers).
 template <class T, int BS, int TY, bool ColEdge>
 __global__ void __launch_bounds__(BS * TY) gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
-                                                         T* y, index_t first_block, index_t per_slice) {
+                                                         T* y, index_t first_block, index_t per_slice,
+                                                         SliceScratch<T> scratch) {
     // BEGIN SOLUTION(step 3: march down block rows, two chunks each with prefetch, accumulate 2*EPT columns per thread, reduce over threadIdx.x)
     constexpr int HALF = BS / 2, EPT = BS / (2 * TY), WARPS = BS / 32;
     const int tx = threadIdx.x, ty = threadIdx.y;
@@ -159,14 +208,13 @@ __global__ void __launch_bounds__(BS * TY) gemv_t_blocked(DenseView<T> A, T alph
     }
     __syncthreads();
     const int t = ty * BS + tx;
-    if (t < BS && col_base + t < A.cols) {
-        T s = 0;
+    T s = 0;
+    if (t < BS) {
 #pragma unroll
         for (int w = 0; w < WARPS; ++w) s += part[t][w];
-        const index_t j = col_base + t;
-        if (gridDim.y > 1) atomicAdd(&y[j], alpha * s);
-        else y[j] = beta == T(0) ? alpha * s : alpha * s + beta * y[j];
     }
+    store_outputs(s, t < BS && col_base + t < A.cols, col_base + t, first_block + static_cast<index_t>(blockIdx.x), alpha,
+                  beta, y, scratch);
     // END SOLUTION
 }
 
@@ -197,9 +245,9 @@ void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* 
     const dim3 grid(grid_for(ny, BlockSize), 1);
     const index_t march = std::max<index_t>(1, (nx + BlockSize - 1) / BlockSize);
     if (op == Transpose::no)
-        kernel::gemv_n_blocked<T, BlockSize, ThreadY, true><<<grid, threads>>>(A, alpha, x, beta, y, 0, march);
+        kernel::gemv_n_blocked<T, BlockSize, ThreadY, true><<<grid, threads>>>(A, alpha, x, beta, y, 0, march, {});
     else
-        kernel::gemv_t_blocked<T, BlockSize, ThreadY, true><<<grid, threads>>>(A, alpha, x, beta, y, 0, march);
+        kernel::gemv_t_blocked<T, BlockSize, ThreadY, true><<<grid, threads>>>(A, alpha, x, beta, y, 0, march, {});
     KIT_CHECK_LAUNCH();
     // END SOLUTION
 }
@@ -223,6 +271,36 @@ EdgeStream& edge_stream() {
     return s;
 }
 
+/// The device scratch of split marches, grown on demand and kept: one cudaMalloc per growth,
+/// none per call. The counters start at zero and every call leaves them at zero.
+/// Calls on one stream only (the kit's protocol): two GEMVs in flight would share it.
+template <class T>
+SliceScratch<T> slice_scratch(index_t slices, index_t ny, index_t blocks) {
+    struct Buffers {
+        void* partial = nullptr;
+        unsigned* arrivals = nullptr;
+        size_t partial_bytes = 0, arrival_count = 0;
+    };
+    static Buffers b;  // never freed: the CUDA context may be gone at exit
+    const size_t need = static_cast<size_t>(slices) * static_cast<size_t>(ny) * sizeof(T);
+    if (need > b.partial_bytes) {
+        if (b.partial) CUDA_CHECK(cudaFree(b.partial));
+        b.partial = nullptr;
+        b.partial_bytes = 0;
+        CUDA_CHECK(cudaMalloc(&b.partial, need));
+        b.partial_bytes = need;
+    }
+    if (static_cast<size_t>(blocks) > b.arrival_count) {
+        if (b.arrivals) CUDA_CHECK(cudaFree(b.arrivals));
+        b.arrivals = nullptr;
+        b.arrival_count = 0;
+        CUDA_CHECK(cudaMalloc(&b.arrivals, static_cast<size_t>(blocks) * sizeof(unsigned)));
+        CUDA_CHECK(cudaMemset(b.arrivals, 0, static_cast<size_t>(blocks) * sizeof(unsigned)));
+        b.arrival_count = static_cast<size_t>(blocks);
+    }
+    return {static_cast<T*>(b.partial), b.arrivals, ny};
+}
+
 int sm_count() {
     static const int n = [] {
         int device = 0, count = 0;
@@ -239,7 +317,7 @@ template <class T, int BlockSize, int ThreadY>
 void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
     static_assert(BlockSize % 32 == 0 && BlockSize % (2 * ThreadY) == 0 && BlockSize * ThreadY <= 1024,
                   "gemv_block_size must be a multiple of 32 and of 2 thread_y, with at most 1024 threads");
-    // BEGIN SOLUTION(step 4: full block rows in one kernel, the partial one in a second kernel on its own stream; split the march into slices when there are too few thread blocks)
+    // BEGIN SOLUTION(step 4: full block rows in one kernel, the partial one in a second kernel on its own stream; split the march into slices when there are too few thread blocks, with slice_scratch for their partial sums)
     // STARTER: kit::todo("09-gemv", 4, "cuda::gemv_streamed");
     const index_t ny = gemv_y_length(op, A), nx = gemv_x_length(op, A);
     if (ny == 0) return;
@@ -257,10 +335,7 @@ void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T*
     const index_t slices_wanted = std::clamp<index_t>((wanted + full + edge - 1) / (full + edge), 1, march);
     const index_t per_slice = (march + slices_wanted - 1) / slices_wanted;
     const unsigned slices = static_cast<unsigned>((march + per_slice - 1) / per_slice);
-    if (slices > 1) {
-        kernel::scale_y<<<grid_for(ny, 256), 256>>>(beta, y, ny);
-        KIT_CHECK_LAUNCH();
-    }
+    const SliceScratch<T> scratch = slices > 1 ? slice_scratch<T>(slices, ny, full + edge) : SliceScratch<T>{};
     const dim3 threads(BlockSize, ThreadY);
     EdgeStream& es = edge_stream();
     if (edge) {  // the partial block row, on the second stream, after everything before it
@@ -268,19 +343,19 @@ void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T*
         CUDA_CHECK(cudaStreamWaitEvent(es.stream, es.fork, 0));
         if (op == Transpose::no)
             kernel::gemv_n_blocked<T, BlockSize, ThreadY, true>
-                <<<dim3(1, slices), threads, 0, es.stream>>>(A, alpha, x, beta, y, full, per_slice);
+                <<<dim3(1, slices), threads, 0, es.stream>>>(A, alpha, x, beta, y, full, per_slice, scratch);
         else
             kernel::gemv_t_blocked<T, BlockSize, ThreadY, true>
-                <<<dim3(1, slices), threads, 0, es.stream>>>(A, alpha, x, beta, y, full, per_slice);
+                <<<dim3(1, slices), threads, 0, es.stream>>>(A, alpha, x, beta, y, full, per_slice, scratch);
         KIT_CHECK_LAUNCH();
         CUDA_CHECK(cudaEventRecord(es.join, es.stream));
     }
     if (full > 0) {
         const dim3 grid(static_cast<unsigned>(full), slices);
         if (op == Transpose::no)
-            kernel::gemv_n_blocked<T, BlockSize, ThreadY, false><<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice);
+            kernel::gemv_n_blocked<T, BlockSize, ThreadY, false><<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice, scratch);
         else
-            kernel::gemv_t_blocked<T, BlockSize, ThreadY, false><<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice);
+            kernel::gemv_t_blocked<T, BlockSize, ThreadY, false><<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice, scratch);
         KIT_CHECK_LAUNCH();
     }
     if (edge) CUDA_CHECK(cudaStreamWaitEvent(0, es.join, 0));  // the caller's stream sees both kernels done

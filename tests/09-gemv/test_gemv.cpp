@@ -46,5 +46,28 @@ TEST(Step4_GemvStreamedCuda, FullApi) {
 #endif
 }
 
+// The slices of a split march meet in slice order (finish_slices), not through atomics into
+// y, so y is bitwise the same on every run. 450 x 450 has 8 block rows of 64: split in slices.
+TEST(Step4_GemvStreamedCuda, SameYOnEveryRun) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = dense_problem(450, 450, 3);
+    const kit::Reference ref(problem.A, problem.x, problem.y);
+    for (const char* name : {"gemv-streamed", "gemv-streamed-t"}) {
+        const kit::Variant* v = kit::registry().find(name, Backend::cuda);
+        ASSERT_NE(v, nullptr) << name;
+        kit::RunOptions opt;
+        opt.precision = kit::Precision::f32;
+        opt.repeats = 1;
+        opt.steady_calls = 0;
+        const kit::CheckedRun first = kit::run_checked(*v, ref, opt);
+        ASSERT_EQ(first.status, kit::RunStatus::ok) << name << ": " << first.message;
+        for (int run = 1; run <= 5; ++run) {
+            const kit::CheckedRun again = kit::run_checked(*v, ref, opt);
+            ASSERT_EQ(again.status, kit::RunStatus::ok) << name << ": " << again.message;
+            EXPECT_EQ(again.result.y, first.result.y) << name << ": run " << run << " differs from the first";
+        }
+    }
+}
+
 GEMV_PAIR_TEST(Step5_GemvTunedCuda, Example4x4, "gemv-tuned", Backend::cuda, example4x4_problem(), true)
 GEMV_PAIR_TEST(Step5_GemvTunedCuda, Dense450, "gemv-tuned", Backend::cuda, dense_problem(450, 450, 3), false)
