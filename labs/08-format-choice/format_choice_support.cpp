@@ -9,7 +9,8 @@
 namespace kit::model {
 
 const std::vector<std::string>& covered_variants() {
-    static const std::vector<std::string> names = {"coo-atomic", "csr-scalar", "csr-vector", "ell", "hyb", "dia-naive"};
+    static const std::vector<std::string> names = {"coo-atomic", "coo-segmented", "csr-scalar", "csr-vector", "ell",
+                                                    "hyb", "dia-naive"};
     return names;
 }
 

@@ -55,6 +55,9 @@ void set_param(DeviceParams& p, const std::string& key, const std::string& value
     else if (key == "warp") p.warp = static_cast<int>(v);
     else if (key == "launch_us") p.launch_us = v;
     else if (key == "step_ns") p.step_ns = v;
+    else if (key == "warp_step_ns") p.warp_step_ns = v;
+    else if (key == "row_ns") p.row_ns = v;
+    else if (key == "atomic_ns") p.atomic_ns = v;
     else if (key == "gather_gbs") p.gather_gbs = v;
     else if (key == "pcie_gbs") p.pcie_gbs = v;
     else throw InputError(path, line, "unknown key '" + key + "'");
@@ -87,7 +90,8 @@ void write_device_params(const std::string& path, const DeviceParams& p, const s
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
     out << "device " << p.device << "\nbandwidth_gbs " << p.bandwidth_gbs << "\ntransaction_bytes "
         << p.transaction_bytes << "\nclock_ghz " << p.clock_ghz << "\nsms " << p.sms << "\nlanes_per_sm "
-        << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns
+        << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns << "\nwarp_step_ns " << p.warp_step_ns
+        << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns
         << "\ngather_gbs " << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
     if (!out) throw Error(path + ": write failed");
 }
@@ -98,7 +102,7 @@ DeviceParams load_device_params(std::string* source) {
         if (source) *source = std::string("file ") + path;
         return read_device_params(path);
     }
-    if (source) *source = "H100 defaults (set KIT_DEVICE_PARAMS to a calibrate file)";
+    if (source) *source = "H100 defaults (set KIT_DEVICE_PARAMS to a file from spmv-kit calibrate)";
     return h100_defaults();
 }
 

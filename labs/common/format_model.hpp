@@ -61,7 +61,9 @@ struct StorageInputs {
     index_t pitch_multiple = 32;  ///< ELL and DIA pitch alignment (the containers' default)
 };
 
-/// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults()).
+/// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
+/// the four latency figures (step_ns, warp_step_ns, row_ns, atomic_ns) are what `spmv-kit calibrate`
+/// driver measured there on its own matrices (one long row, many one-entry rows).
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -71,7 +73,10 @@ struct DeviceParams {
     int lanes_per_sm = 64;         ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
     int warp = 32;                 ///< W: threads per warp
     double launch_us = 4.0;        ///< one kernel launch and its completion, microseconds
-    double step_ns = 5.0;          ///< one iteration of a thread's (or warp's) loop over its row
+    double step_ns = 100.0;        ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 200.0;   ///< one iteration of one warp's loop over its row (csr-vector)
+    double row_ns = 0.2;           ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double atomic_ns = 7.0;        ///< one atomicAdd on the address the previous one hit (a long row's y)
     double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s
     double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
 };
@@ -81,7 +86,7 @@ DeviceParams h100_defaults();
 
 /// @brief Reads a calibration file: `key value` lines, `#` comments; throws InputError naming
 /// file:line on an unknown key or a bad value. Keys are DeviceParams' member names.
-/// @param path [in] file written by the `calibrate` driver
+/// @param path [in] file written by `spmv-kit calibrate`
 DeviceParams read_device_params(const std::string& path);
 
 /// @brief Writes the parameters in the format read_device_params() reads.
@@ -102,7 +107,8 @@ struct KernelPrediction {
     double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
     double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
     double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
-    double serial_ms = 0;    ///< the longest loop one thread or warp runs (not in the paper)
+    double serial_ms = 0;    ///< the longest chain of dependent steps: a thread's or warp's loop over its
+                             ///< row, atomics on one y entry, or a warp per row (not in the paper)
     double launch_ms = 0;    ///< kernel launches (not in the paper)
     double total_ms = 0;     ///< predicted time of one SpMV
     bool feasible = true;    ///< false if the kit's container would refuse the conversion

@@ -70,7 +70,7 @@ int cmd_info(const std::vector<std::string>& argv) {
                      "Prints size, nonzeros, row-length statistics, the number of occupied diagonals,\n"
                      "and the fill (stored slots / nonzeros) that ELL, DIA and BCSR would need; then lab 08's\n"
                      "format model: the row-length PMF, each format's storage and each CUDA kernel's predicted\n"
-                     "time (device parameters from $KIT_DEVICE_PARAMS, written by the calibrate driver, else\n"
+                     "time (device parameters from $KIT_DEVICE_PARAMS, written by spmv-kit calibrate, else\n"
                      "H100 defaults); --predict-csv also writes one row per kernel to OUT.csv.\n"
                      "FILE may be plain text, gzip or bzip2 (recognised from its content), or a pipe.\n"
                      "A malformed file is reported as FILE:LINE: reason, with exit status 2; a file that\n"

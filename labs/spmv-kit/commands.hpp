@@ -16,6 +16,7 @@ int cmd_table(const std::vector<std::string>& args);  ///< `spmv-kit table FILE.
 int cmd_gen(const std::vector<std::string>& args);    ///< `spmv-kit gen KIND ...`
 int cmd_list(const std::vector<std::string>& args);   ///< `spmv-kit list`
 int cmd_tune_profile(const std::vector<std::string>& args);  ///< `spmv-kit tune-profile --out FILE`
+int cmd_calibrate(const std::vector<std::string>& args);     ///< `spmv-kit calibrate [--out FILE]` (lab 08)
 
 /// @brief The default vectors: x = y = [1, 2, ..., n] for matrices of at most 16 rows (the
 /// 4x4 exercise), x = y = 1 otherwise (the rdb450 exercise).

@@ -1,4 +1,5 @@
-// spmv-kit: the kit's command-line tool. Subcommands: info, run, table, gen, list, tune-profile.
+// spmv-kit: the kit's command-line tool. Subcommands: info, run, table, gen, list, tune-profile,
+// calibrate.
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -19,7 +20,8 @@ const char* kHelp =
     "  gen KIND ...       write a generated matrix (rdb, stencil2d, stencil3d, radius, powerlaw, ...)\n"
     "  list               the registered variants\n"
     "  tune-profile --out FILE   time dense BCSR for every r x c and size: the profile of the\n"
-    "                     BCSR autotuner (GPU; see lab 05)\n";
+    "                     BCSR autotuner (GPU; see lab 05)\n"
+    "  calibrate [--out FILE]    measure the device parameters of lab 08's format model (GPU)\n";
 
 }  // namespace
 
@@ -27,7 +29,7 @@ int main(int argc, char** argv) {
     const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
         {"info", kit::cli::cmd_info}, {"run", kit::cli::cmd_run}, {"table", kit::cli::cmd_table},
         {"gen", kit::cli::cmd_gen},   {"list", kit::cli::cmd_list},
-        {"tune-profile", kit::cli::cmd_tune_profile},
+        {"tune-profile", kit::cli::cmd_tune_profile}, {"calibrate", kit::cli::cmd_calibrate},
     };
     if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
         std::cout << kHelp;

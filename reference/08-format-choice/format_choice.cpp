@@ -91,13 +91,13 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
                                 count_t value_bytes, const DeviceParams& p) {
     KernelPrediction k;
     k.variant = variant;
-    if (variant == "coo-atomic") k.format = ModelFormat::coo;
+    if (variant == "coo-atomic" || variant == "coo-segmented") k.format = ModelFormat::coo;
     else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
     else if (variant == "ell") k.format = ModelFormat::ell;
     else if (variant == "hyb") k.format = ModelFormat::hyb;
     else if (variant == "dia-naive") k.format = ModelFormat::dia;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the serial chain and launches as in the handout's table; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a)
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
     const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
@@ -118,16 +118,25 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
         k.ctc_a_ms = (N * W / lanes) * std::ceil(mean_row_length(pmf) / W) / clock * 1e3;
     else
         k.ctc_a_ms = k.ctc_m_ms;
-    double chain = 1;  // iterations of the longest loop one thread (or warp) runs
+    // The longest chain of dependent steps, in ns: one thread walking its row (csr-scalar, ELL,
+    // DIA's diagonals), one warp walking its row (csr-vector, which also retires rows one warp
+    // each), or the atomics of one row on its y entry (coo-atomic, HYB's COO part).
+    const double longest = pmf.longest();
+    double chain_ns = 0;
     int launches = 1;
-    if (variant == "csr-scalar" || variant == "ell") chain = pmf.longest();
-    else if (variant == "csr-vector") chain = std::ceil(pmf.longest() / W);
-    else if (variant == "dia-naive") chain = in.diagonals;
+    if (variant == "csr-scalar" || variant == "ell") chain_ns = longest * p.step_ns;
+    else if (variant == "csr-vector") chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, N * p.row_ns);
+    else if (variant == "dia-naive") chain_ns = in.diagonals * p.step_ns;
+    else if (variant == "coo-atomic") chain_ns = longest * p.atomic_ns;
+    else if (variant == "coo-segmented") chain_ns = p.step_ns;  // a warp's segment: no row-long chain
     else if (variant == "hyb") {
-        chain = in.hyb_width;
-        if (split.nnz_coo > 0) ++launches;
+        chain_ns = in.hyb_width * p.step_ns;
+        if (split.nnz_coo > 0) {
+            ++launches;
+            chain_ns += (longest - in.hyb_width) * p.atomic_ns;
+        }
     }
-    k.serial_ms = chain * p.step_ns * 1e-6;
+    k.serial_ms = chain_ns * 1e-6;
     k.launch_ms = launches * p.launch_us * 1e-3;
     k.total_ms = k.launch_ms + std::max(k.am_ms + k.gather_ms, k.serial_ms) + k.ctc_m_ms + k.ctc_a_ms;
     if (k.format == ModelFormat::ell && !padding_accepted(pitch * pmf.longest(), nnz)) {

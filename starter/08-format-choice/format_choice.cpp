@@ -38,13 +38,13 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
                                 count_t value_bytes, const DeviceParams& p) {
     KernelPrediction k;
     k.variant = variant;
-    if (variant == "coo-atomic") k.format = ModelFormat::coo;
+    if (variant == "coo-atomic" || variant == "coo-segmented") k.format = ModelFormat::coo;
     else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
     else if (variant == "ell") k.format = ModelFormat::ell;
     else if (variant == "hyb") k.format = ModelFormat::hyb;
     else if (variant == "dia-naive") k.format = ModelFormat::dia;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // TODO(08-format-choice step 3): DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the serial chain and launches as in the handout's table; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a
+    // TODO(08-format-choice step 3): DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a
     kit::todo("08-format-choice", 3, "predict_kernel");
 }
 

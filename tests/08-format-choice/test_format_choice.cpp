@@ -54,6 +54,9 @@ DeviceParams unit_device() {
     p.warp = 32;
     p.launch_us = 1;
     p.step_ns = 1;
+    p.warp_step_ns = 1;
+    p.row_ns = 0.25;
+    p.atomic_ns = 1;
     p.gather_gbs = 1;
     p.pcie_gbs = 1;
     return p;
@@ -145,7 +148,7 @@ TEST(Step3_Time, Example4x4) {
 
     // DS = 224 B: 7 transactions of 32 B at 1 GB/s; 9 gathers of 8 B at 1 GB/s; 9 products on
     // one lane at 1 GHz; the paper's additions (4 x 32 / 1) x ceil(2.25 / 32) cycles; a chain
-    // of ceil(3 / 32) = 1 step; one launch.
+    // of max(ceil(3 / 32) = 1 warp step of 1 ns, 4 rows of 0.25 ns) = 1 ns; one launch.
     EXPECT_EQ(k.bytes, 224);
     EXPECT_NEAR(k.am_ms, 224e-9 * 1e3, 1e-15);
     EXPECT_NEAR(k.gather_ms, 72e-9 * 1e3, 1e-15);

@@ -33,7 +33,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST(Cli, EverySubcommandHasHelp) {
-    for (const char* cmd : {"", "info", "run", "table", "gen", "list"}) {
+    for (const char* cmd : {"", "info", "run", "table", "gen", "list", "tune-profile", "calibrate"}) {
         const Outcome o = spmv_kit(std::string(cmd) + " --help");
 
         EXPECT_EQ(o.status, 0) << cmd << ": " << o.output;

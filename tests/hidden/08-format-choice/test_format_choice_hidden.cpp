@@ -2,6 +2,8 @@
 // the whole hostile gallery, each checked against the kit's containers as built.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "bcsr.hpp"
 #include "bytes_model.hpp"
 #include "coo.hpp"
@@ -128,13 +130,19 @@ TEST(Step3_TimeHidden, OneDenseRow) {
     const RowLengthPmf pmf = pmf_of(A);
     const StorageInputs in = inputs_of(A, pmf);
 
-    const KernelPrediction ell = predict_kernel("ell", pmf, in, 8, h100_defaults());
-    const KernelPrediction scalar = predict_kernel("csr-scalar", pmf, in, 8, h100_defaults());
-    const KernelPrediction vector = predict_kernel("csr-vector", pmf, in, 8, h100_defaults());
+    const DeviceParams p = h100_defaults();
+    const KernelPrediction ell = predict_kernel("ell", pmf, in, 8, p);
+    const KernelPrediction scalar = predict_kernel("csr-scalar", pmf, in, 8, p);
+    const KernelPrediction vector = predict_kernel("csr-vector", pmf, in, 8, p);
+    const KernelPrediction atomic = predict_kernel("coo-atomic", pmf, in, 8, p);
 
     EXPECT_FALSE(ell.feasible);
     EXPECT_FALSE(ell.why_not.empty());
-    EXPECT_GT(scalar.serial_ms, 32 * vector.serial_ms * 0.99);
+    // Chains: one thread takes 20000 steps; one warp ceil(20000 / 32) = 625 warp steps (more
+    // than 20000 rows at row_ns); coo-atomic serialises 20000 atomics on y[0].
+    EXPECT_NEAR(scalar.serial_ms, 20000 * p.step_ns * 1e-6, 1e-12);
+    EXPECT_NEAR(vector.serial_ms, std::max(625 * p.warp_step_ns, 20000 * p.row_ns) * 1e-6, 1e-12);
+    EXPECT_NEAR(atomic.serial_ms, 20000 * p.atomic_ns * 1e-6, 1e-12);
     EXPECT_GT(scalar.total_ms, vector.total_ms);
 }
 

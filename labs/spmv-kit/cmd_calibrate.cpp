@@ -1,0 +1,119 @@
+// spmv-kit calibrate: measures the device parameters of lab 08's time model on the CUDA GPU
+// and writes them as a text file for $KIT_DEVICE_PARAMS. Measured, each on a matrix of its own (none of
+// the benchmark's): DRAM bandwidth (the kit's read/copy ceiling); the launch cost (csr-scalar on
+// the 4x4 example, all launch and no data); the chains: one row of 2^18 entries walked by one
+// thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
+// entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
+// row_ns). Kept at the documented H100 defaults: clock, SMs, lanes, warp, gather and PCIe
+// figures (format_model.hpp); edit the file to change them.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "bandwidth_ceiling.hpp"
+#include "checked_run.hpp"
+#include "cli_args.hpp"
+#include "commands.hpp"
+#include "format_model.hpp"
+#include "kit_error.hpp"
+#include "variants.hpp"
+
+namespace kit::cli {
+namespace {
+
+const char* kCalibrateHelp =
+    "usage: spmv-kit calibrate [--out FILE]   (default FILE: device_params.txt)\n\n"
+    "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
+    "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
+    "and a warp per row over many short rows), each on a matrix of its own, and writes them as\n"
+    "the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
+    "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
+
+constexpr index_t kLongRow = 1 << 18;    // one row this long: the chains dwarf a launch
+constexpr index_t kShortRows = 1 << 22;  // this many one-entry rows: the rows dwarf the bytes
+
+CooMatrix example_4x4() {
+    CooMatrix A;
+    A.rows = A.cols = 4;
+    const int rows[] = {0, 0, 1, 1, 2, 2, 2, 3, 3}, cols[] = {0, 1, 1, 2, 0, 2, 3, 1, 3};
+    for (int k = 0; k < 9; ++k) A.add(rows[k], cols[k], 1.0);
+    A.normalize();
+    return A;
+}
+
+CooMatrix one_long_row(index_t n) {
+    CooMatrix A;
+    A.rows = 1;
+    A.cols = n;
+    for (index_t j = 0; j < n; ++j) A.add(0, j, 1.0);
+    A.normalize();
+    return A;
+}
+
+CooMatrix identity(index_t n) {
+    CooMatrix A;
+    A.rows = A.cols = n;
+    for (index_t i = 0; i < n; ++i) A.add(i, i, 1.0);
+    A.normalize();
+    return A;
+}
+
+/// Cold median (ms) of a CUDA variant on A, checked against the oracle first.
+double cold_ms(const std::string& variant, const CooMatrix& A) {
+    const Variant* v = registry().find(variant, Backend::cuda);
+    if (!v) throw Error(variant + " is not built in");
+    const Reference ref(A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0));
+    RunOptions opt;
+    opt.repeats = 20;
+    opt.steady_calls = 0;
+    const CheckedRun run = run_checked(*v, ref, opt);
+    if (run.status != RunStatus::ok) throw Error(variant + ": " + run.message);
+    return run.result.median_ms();
+}
+
+/// (time - launch) / steps in ns, at least 0.001 ns (a file value must be positive).
+double per_step_ns(double ms, double launch_ns, double steps) { return std::max(1e-3, (ms * 1e6 - launch_ns) / steps); }
+
+}  // namespace
+
+int cmd_calibrate(const std::vector<std::string>& argv) {
+    const Args a(argv, {"--out"}, {"--help"}, "calibrate");
+    if (a.has("--help")) {
+        std::cout << kCalibrateHelp;
+        return 0;
+    }
+    if (!a.positional().empty()) {
+        std::cerr << "calibrate: takes no file\n\n" << kCalibrateHelp;
+        return 2;
+    }
+    const std::string out = a.get("--out", "device_params.txt");
+    if (auto why = backend_unavailable(Backend::cuda)) throw BackendUnavailable("CUDA: " + *why);
+    model::DeviceParams p = model::h100_defaults();
+    const BandwidthCeiling c = measure_device_ceiling(Backend::cuda, std::size_t(1) << 30, 10);
+    p.device = c.device;
+    p.bandwidth_gbs = c.gbs;
+
+    p.launch_us = cold_ms("csr-scalar", example_4x4()) * 1e3;
+    const double launch_ns = p.launch_us * 1e3;
+    const CooMatrix row = one_long_row(kLongRow);
+    p.step_ns = per_step_ns(cold_ms("csr-scalar", row), launch_ns, kLongRow);
+    p.warp_step_ns = per_step_ns(cold_ms("csr-vector", row), launch_ns, (kLongRow + 31) / 32);
+    p.atomic_ns = per_step_ns(cold_ms("coo-atomic", row), launch_ns, kLongRow);
+    p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
+
+    model::write_device_params(out, p,
+                               "lab 08 device parameters, written by calibrate\nbandwidth_gbs: " + c.how +
+                                   "; launch_us: cold median of csr-scalar on the 4x4 example\n"
+                                   "step_ns, warp_step_ns, atomic_ns: csr-scalar, csr-vector, coo-atomic on one row of " +
+                                   std::to_string(kLongRow) + " entries, less a launch, per step\n"
+                                   "row_ns: csr-vector on " + std::to_string(kShortRows) +
+                                   " one-entry rows, less a launch, per row\n"
+                                   "the other keys are the documented H100 defaults (format_model.hpp)");
+    std::printf("calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
+                "row %.4f ns -> %s\n", p.device.c_str(), p.bandwidth_gbs, c.how.c_str(), p.launch_us, p.step_ns,
+                p.warp_step_ns, p.atomic_ns, p.row_ns, out.c_str());
+    return 0;
+}
+
+}  // namespace kit::cli
