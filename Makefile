@@ -113,10 +113,22 @@ student_obj     = $(call obj,$(call sources_in,$(2)/$(1)))
 ALL_LAB_OBJ     = $(foreach l,$(LABS),$(call lab_obj,$(l)) $(call student_obj,$(l),$(1)))
 
 # ---------------------------------------------------------------- compile rules
-# V=1 shows the full compiler command lines.
+# V=1 shows the full compiler command lines. Otherwise each compile and link step says one
+# line; in a build started by build_goals (all, run, test, ...) it is numbered, [n/N], by
+# scripts/build/progress.sh (KIT_PROGRESS names that build's counter).
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
-say = $(if $(filter 1,$(V)),,@echo "  $(1)	$(2)")
+say = $(if $(filter 1,$(V)),,$(if $(KIT_PROGRESS),@scripts/build/progress.sh step $(1) $(2),@echo "  $(1)	$(2)"))
+
+# $(call build_goals,GOALS [VAR=value ...]): a sub-make that builds GOALS on every core, unless
+# the user chose the number of jobs (make -j1 test stays serial: -jN is then in MAKEFLAGS),
+# with numbered steps (progress.sh counts them first with a dry run of the same sub-make).
+# The + marks the line as a sub-make, as a literal $(MAKE) in the recipe would: it then gets
+# the user's -j job slots, and runs under make -n as well. -s (V=0 only: its recipes are
+# silent anyway) keeps make's "is up to date" out, so a build with nothing to do prints nothing.
+NPROC = $(shell nproc 2>/dev/null || echo 1)
+build_jobs = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC))
+build_goals = +@$(if $(filter 1,$(V)),,scripts/build/progress.sh build $(BUILD)) $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(build_jobs) $(1)
 
 $(OBJ)/%.cpp.o: %.cpp | $(BUILD)/.features
 	@mkdir -p $(@D)
@@ -148,16 +160,19 @@ $(BUILD)/gen/labs-%.cpp: | $(BUILD)/.features
 $(BUILD)/gen/labs-all.cpp: $(BUILD)/.labs
 	@mkdir -p $(@D)
 	@scripts/codegen/gen_registration.sh $@ $(LABS)
+# The stamps' recipes (.labs, .features) start with +, so that a dry run (make -n, and the
+# step count of scripts/build/progress.sh) updates them as the build would: otherwise make -n
+# takes a FORCE target as changed and counts every binary as relinked.
 $(BUILD)/.labs: FORCE
-	@mkdir -p $(@D); echo "$(LABS)" | cmp -s - $@ || echo "$(LABS)" > $@
+	+@mkdir -p $(@D); echo "$(LABS)" | cmp -s - $@ || echo "$(LABS)" > $@
 
 # The feature set of the last build. Rewritten only when it changes; every binary depends on
 # it, so a change relinks them from the objects of the new set (obj-<features>/), and no
 # object is ever deleted under a running build.
 FEATURES_LINE = cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(subst $() ,_,$(strip $(SM_LIST))) zlib=$(HAVE_ZLIB) bzip2=$(HAVE_BZIP2) objdir=obj-$(FEATURES)
 $(BUILD)/.features: FORCE
-	@mkdir -p $(@D)
-	@echo "$(FEATURES_LINE)" | cmp -s - $@ || echo "$(FEATURES_LINE)" > $@
+	+@mkdir -p $(@D)
+	+@echo "$(FEATURES_LINE)" | cmp -s - $@ || echo "$(FEATURES_LINE)" > $@
 FORCE:
 # Generated sources are kept (not deleted as intermediates), so rebuilds stay incremental.
 .SECONDARY:
@@ -212,12 +227,15 @@ TEST_BINS    = $(foreach l,$(SEL_LABS),$(BUILD)/$(IMPL)/bin/test_$(l) $(if $(cal
 DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(IMPL)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
 
-.PHONY: all deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
+.PHONY: all binaries deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
 
 ## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
-# The CLI tests drive the reference spmv-kit, so the student edition (no reference/) has none.
+all:
+	$(call build_goals,binaries)
+# What all builds, in its sub-make. The CLI tests drive the reference spmv-kit, so the student
+# edition (no reference/) has none.
 KIT_TEST_BINS = $(BUILD)/bin/test_common $(if $(wildcard reference),$(BUILD)/bin/test_cli)
-all: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(KIT_TEST_BINS)
+binaries: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(KIT_TEST_BINS)
 
 features:
 	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (install the CUDA Toolkit, or set NVCC=/path/to/nvcc); building the CPU and OpenCL parts only"; fi
@@ -233,12 +251,12 @@ deps:
 
 ## run            every format and backend on the 4x4 example and rdb450, as one table
 run: deps
-	@$(MAKE) --no-print-directory features $(KIT_BIN)
+	$(call build_goals,features $(KIT_BIN))
 	@$(KIT_BIN) table matrices/example4x4.mtx matrices/rdb450.mtx
 
 ## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
 test: deps
-	@$(MAKE) --no-print-directory all
+	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
 	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
@@ -247,7 +265,7 @@ test: deps
 
 ## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
 verify-starter:
-	@$(MAKE) --no-print-directory all IMPL=starter
+	$(call build_goals,binaries IMPL=starter)
 	@scripts/testing/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
 
 ## sanitize       CPU and OpenCL tests under AddressSanitizer and UBSan (build-asan/, no CUDA)
@@ -278,7 +296,8 @@ clean:
 ## help           this list
 help:
 	@echo "SpMV GPU Lab Kit. Start with: make run; make test"
-	@echo "Variables: LAB=all|$(subst $() ,|,$(LABS))  IMPL=reference|starter  SM=<arch, e.g. 90>  BUILD=<dir>"
+	@echo "Variables: LAB=all|$(subst $() ,|,$(LABS))  IMPL=reference|starter  SM=<arch, e.g. 90>  BUILD=<dir>  V=1 (command lines)"
+	@echo "Builds use every core unless you give -jN (make -j1 test: one step at a time)"
 	@grep -hE '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
 
 # Feature areas keep their own targets beside their code (grading, benchmarks, cluster jobs).

@@ -36,7 +36,7 @@ $(READER_BENCH_BIN): $(call obj,bench/reader_bench.cpp) $(KIT_OBJ) $(call reg_ob
 ## bench          every kernel vs cuSPARSE and the copy ceiling: JSON, table, plots (SIZE=tiny|small|medium|large OUT=dir)
 bench: deps
 	@if [ ! -e /usr/include/benchmark/benchmark.h ]; then echo "bench: Google Benchmark missing: run 'make deps' (libbenchmark-dev)" >&2; exit 1; fi
-	@$(MAKE) --no-print-directory features $(BENCH_BIN) $(READER_BENCH_BIN)
+	$(call build_goals,features $(BENCH_BIN) $(READER_BENCH_BIN))
 	@mkdir -p $(BENCH_OUT) $(BUILD)/bench-data
 	@$(READER_BENCH_BIN) --file $(BUILD)/bench-data/reader-$(READER_BENCH_NNZ).mtx --nnz $(READER_BENCH_NNZ) --out $(BENCH_OUT)/reader.txt
 	@. scripts/setup/opencl_env.sh; $(BENCH_BIN) --size=$(SIZE) --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS); \
@@ -52,14 +52,14 @@ bench-plot:
 ## bench-validate  event times and bytes models against Nsight Compute on a fixed subset (GPU, ncu): OUT=dir
 bench-validate:
 	@command -v ncu >/dev/null || { echo "bench-validate: ncu (Nsight Compute) not found; run it on a GPU node with the CUDA Toolkit" >&2; exit 2; }
-	@$(MAKE) --no-print-directory features $(BENCH_BIN)
+	$(call build_goals,features $(BENCH_BIN))
 	@mkdir -p $(BENCH_OUT)
 	@python3 bench/validate.py $(BENCH_BIN) $(BENCH_OUT) --size=$(if $(filter auto,$(SIZE)),large,$(SIZE))
 
 .PHONY: bench-gemv
 ## bench-gemv     lab 09: GEMV vs cuBLAS on dense sizes, read ceiling, best sparse kernel (GPU): OUT=dir
 bench-gemv: deps
-	@$(MAKE) --no-print-directory features $(BENCH_BIN)
+	$(call build_goals,features $(BENCH_BIN))
 	@mkdir -p $(BENCH_OUT)
 	@$(BENCH_BIN) --gemv-sweep --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/gemv_sweep.txt; \
 	  status=$${PIPESTATUS[0]}; \

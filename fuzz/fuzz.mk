@@ -51,7 +51,7 @@ fuzz-build:
 	@if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' | \
 	   $(FUZZ_CXX) -x c++ -fsanitize=fuzzer,address - -o /dev/null 2>/dev/null; then \
 	   echo "fuzz: $(FUZZ_CXX) cannot build a libFuzzer target: install clang and libclang-rt-dev (make deps)" >&2; exit 3; fi
-	@$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(call build_goals,$(FUZZ_BIN))
 
 ## fuzz           libFuzzer on the Matrix Market reader and every from_coo, ASan+UBSan (FUZZ_SECONDS=60)
 fuzz: fuzz-build

@@ -4,7 +4,9 @@
 #     (scripts/testing/check_handout_commands.py; GPU and cluster commands listed, not run);
 #  2. the build race: 20 clean parallel builds of a few objects, with the feature stamp
 #     written in the same run, must all succeed (objects live in a folder named after the
-#     feature set, so nothing deletes them under a running build).
+#     feature set, so nothing deletes them under a running build);
+#  3. the numbered build lines, [n/N]: N the steps run, each n once, also with two builds at
+#     once (scripts/testing/check_progress.sh).
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 build=${BUILD:-build}
@@ -37,4 +39,7 @@ done
 rm -rf "$race"
 echo "build race: $((20 - fails)) of 20 clean parallel builds succeeded"
 [ $fails = 0 ] || status=1
+
+echo "== numbered build steps"
+scripts/testing/check_progress.sh || status=1
 exit $status
