@@ -259,9 +259,9 @@ test: deps
 	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
-	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
 	@python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
 	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi
+	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
 
 ## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
 verify-starter:

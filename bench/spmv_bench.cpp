@@ -367,7 +367,8 @@ void run_benchmark(benchmark::State& state, const Job& job) {
                             : cached != g.csr_baseline_ms.end() ? cached->second : 0.0;
         if (base > 0) rec.ratio = base / rec.ms;
     }
-    if (const auto it = g.predictions.find(key_of(job.matrix, job.precision)); it != g.predictions.end() && rec.gpu)
+    if (const auto it = g.predictions.find(key_of(job.matrix, job.precision)); it != g.predictions.end() &&
+        v.backend == Backend::cuda)  // the model covers the CUDA kernels, not their OpenCL twins
         for (const kit::model::KernelPrediction& k : it->second.kernels)
             if (k.variant == rec.kernel && k.feasible) {
                 rec.predicted_ms = k.total_ms;

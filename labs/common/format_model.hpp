@@ -62,8 +62,9 @@ struct StorageInputs {
 };
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
-/// the four latency figures (step_ns, warp_step_ns, row_ns, atomic_ns) are what `spmv-kit calibrate`
-/// driver measured there on its own matrices (one long row, many one-entry rows).
+/// launch_us and the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns) are what
+/// `spmv-kit calibrate` measured on an H100 on its own matrices (one long row, many one-entry
+/// rows): bench/results/h100-2026-11-23b/device_params.txt.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -72,11 +73,11 @@ struct DeviceParams {
     int sms = 132;                 ///< streaming multiprocessors
     int lanes_per_sm = 64;         ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
     int warp = 32;                 ///< W: threads per warp
-    double launch_us = 4.0;        ///< one kernel launch and its completion, microseconds
-    double step_ns = 100.0;        ///< one iteration of one thread's loop over its row (a load's latency)
-    double warp_step_ns = 200.0;   ///< one iteration of one warp's loop over its row (csr-vector)
-    double row_ns = 0.2;           ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
-    double atomic_ns = 7.0;        ///< one atomicAdd on the address the previous one hit (a long row's y)
+    double launch_us = 5.2;        ///< one kernel launch and its completion, microseconds
+    double step_ns = 90.0;         ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 222.0;   ///< one iteration of one warp's loop over its row (csr-vector)
+    double row_ns = 0.22;          ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double atomic_ns = 1.75;       ///< one atomicAdd on the address the previous one hit (a long row's y)
     double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s
     double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
 };

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs test binaries one after another and sums them up:
 #   run_tests.sh LOG_DIR BINARY...
-# Each binary's output goes to the terminal and to LOG_DIR/<binary>.log. The last lines are
+# Each binary's output goes to the terminal and to LOG_DIR/<binary>.log. Then the skipped
+# tests with their reasons, and last the line
 #   N passed, N failed, N skipped
-# and the list of skipped tests with their reasons. Exit status 1 if anything failed.
+# Exit status 1 if anything failed.
 set -u
 logdir=$1; shift
 mkdir -p "$logdir"
@@ -31,7 +32,6 @@ for bin in "$@"; do
 done
 echo
 for b in "${broken[@]+"${broken[@]}"}"; do echo "BROKEN $b"; done
-echo "$passed passed, $failed failed, $skipped skipped"
 if [ "$skipped" -gt 0 ]; then
   # One line per reason, then the tests it skipped: the same missing GPU is said once.
   echo "Skipped tests and why:"
@@ -40,4 +40,6 @@ if [ "$skipped" -gt 0 ]; then
     awk -F': ' '{ t=$1; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 } list[$0]=list[$0] "\n    " t }
                 END { for (i=1;i<=n;i++) printf "  %s%s\n", order[i], list[order[i]] }'
 fi
+# The summary comes last, so the README's "ends with N passed, N failed, N skipped" holds.
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
