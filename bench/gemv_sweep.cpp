@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "bandwidth_ceiling.hpp"
 #include "bytes_model.hpp"
@@ -23,7 +24,9 @@ namespace {
 
 // Square sizes: 256..4500 for the cuBLAS target (the paper's range), 8192 and up for the ceiling.
 const int kSizes[] = {256, 512, 768, 1024, 1536, 2000, 2048, 2560, 3072, 3584, 4096, 4500, 8192, 10240};
-const int kTuneSize = 2048;                       // shapes are tuned here, then kept for every size
+// Shapes are tuned at these sizes (none of them a sweep size) and each sweep size takes the
+// shape tuned nearest to it (in log n): the best shape changes with n, as the paper found.
+const int kTuneSizes[] = {640, 1280, 2816, 5632};
 const int kSparseSizes[] = {2000, 4096};          // the link back to SpMV
 const int kBlockSizes[] = {32, 64, 128}, kThreadY[] = {1, 2, 4, 8, 16};  // candidates; unbuilt ones are refused
 
@@ -90,14 +93,14 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
     bool wrong = false;
     const char* op_name[2] = {"N", "T"};
 
-    // 1. tune gemv_block_size x thread_y per precision and transpose at one size
-    std::map<std::pair<kit::Precision, int>, std::map<std::string, int>> best_shape;
-    {
-        const kit::Reference ref = dense_reference(kTuneSize);
+    // 1. tune gemv_block_size x thread_y per precision and transpose at each tuning size
+    std::map<std::tuple<int, kit::Precision, int>, std::map<std::string, int>> tuned;  // (size, p, op) -> shape
+    for (int size : kTuneSizes) {
+        const kit::Reference ref = dense_reference(size);
         for (kit::Precision p : o.precisions)
             for (int t = 0; t < 2; ++t) {
                 double best_ms = 0;
-                std::printf("tuning %s %s at n = %d:", kit::to_string(p).c_str(), op_name[t], kTuneSize);
+                std::printf("tuning %s %s at n = %d:", kit::to_string(p).c_str(), op_name[t], size);
                 for (int bs : kBlockSizes)
                     for (int ty : kThreadY) {
                         const std::map<std::string, int> shape = {{"gemv_block_size", bs}, {"gemv_thread_y", ty}};
@@ -107,13 +110,20 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
                             continue;  // a shape that is not built is refused
                         }
                         std::printf(" %dx%d %.1f GB/s;", bs, ty, r.gbs);
-                        if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, best_shape[{p, t}] = shape;
+                        if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, tuned[{size, p, t}] = shape;
                     }
-                const auto& b = best_shape[{p, t}];
+                const auto& b = tuned[{size, p, t}];
                 std::printf("\n  best: %dx%d\n", b.count("gemv_block_size") ? b.at("gemv_block_size") : 0,
                             b.count("gemv_thread_y") ? b.at("gemv_thread_y") : 0);
             }
     }
+    // The shape tuned at the size nearest to n, in log n.
+    const auto best_shape = [&](int n, kit::Precision p, int t) {
+        int nearest = kTuneSizes[0];
+        for (int size : kTuneSizes)
+            if (std::abs(std::log(double(size) / n)) < std::abs(std::log(double(nearest) / n))) nearest = size;
+        return tuned[{nearest, p, t}];
+    };
 
     // 2. the sweep: ours against cuBLAS
     std::ofstream csv;
@@ -130,7 +140,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
         const kit::Reference ref = dense_reference(n);
         for (kit::Precision p : o.precisions)
             for (int t = 0; t < 2; ++t) {
-                const Timed a = timed(*ours[t], ref, o, p, best_shape[{p, t}]);
+                const Timed a = timed(*ours[t], ref, o, p, best_shape(n, p, t));
                 const Timed b = timed(cublas[t], ref, o, p);
                 for (const auto& [name, r] : {std::pair{ours[t]->name, a}, std::pair{cublas[t].name, b}}) {
                     if (!r.ok) {
@@ -166,7 +176,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
     for (int n : kSparseSizes) {
         const kit::Reference ref = dense_reference(n);
         for (kit::Precision p : o.precisions) {
-            const Timed a = timed(*ours[0], ref, o, p, best_shape[{p, 0}]);
+            const Timed a = timed(*ours[0], ref, o, p, best_shape(n, p, 0));
             const Timed b = timed(cublas[0], ref, o, p);
             std::string best_name = "none";
             Timed best;
