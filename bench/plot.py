@@ -15,8 +15,12 @@ Writes, in OUT_DIR:
   winners_<precision>.png  a heatmap of % of the bandwidth ceiling (cold), kernels by matrices:
                            the fastest kernel of each matrix boxed, figures above 100% (served
                            from cache) hatched and starred, refused or failed runs left blank
+  format_model_<precision>.png  lab 08's predicted time against the measured one (cold), one
+                           point per covered CUDA kernel and matrix, the model's pick ringed,
+                           the +-20% band shaded (from summary.csv beside BENCH_JSON)
 Only GPU results are drawn when the run had a GPU; otherwise the host (CPU, PoCL) ones.
 """
+import csv
 import json
 import math
 import sys
@@ -232,6 +236,45 @@ def plot_winners(rows, context, where, out):
     return written
 
 
+def plot_format_model(summary_csv, context, out):
+    """Lab 08: predicted against measured cold time, log-log; on the diagonal the model is exact."""
+    if not summary_csv.exists():
+        return []
+    with open(summary_csv, newline="") as f:
+        rows = [r for r in csv.DictReader(f)
+                if r.get("status") == "ok" and r["backend"] == "cuda" and float(r.get("predicted_ms") or 0) > 0
+                and float(r["ms"]) > 0]
+    written = []
+    for precision in sorted({r["precision"] for r in rows}):
+        sel = [r for r in rows if r["precision"] == precision]
+        kernels = sorted({r["kernel"] for r in sel})
+        fig, ax = plt.subplots(figsize=(7.5, 6))
+        lo = min(min(float(r["ms"]), float(r["predicted_ms"])) for r in sel) / 1.5
+        hi = max(max(float(r["ms"]), float(r["predicted_ms"])) for r in sel) * 1.5
+        ax.plot([lo, hi], [lo, hi], color="black", linewidth=1, label="predicted = measured")
+        ax.fill_between([lo, hi], [lo * 0.8, hi * 0.8], [lo * 1.2, hi * 1.2], color="grey", alpha=0.2,
+                        label="within 20%")
+        markers = "osD^v<>ph*"
+        for i, k in enumerate(kernels):
+            pts = [r for r in sel if r["kernel"] == k]
+            ax.scatter([float(r["ms"]) for r in pts], [float(r["predicted_ms"]) for r in pts], s=28,
+                       marker=markers[i % len(markers)], label=k)
+        picks = [r for r in sel if r.get("model_pick") == "1"]
+        ax.scatter([float(r["ms"]) for r in picks], [float(r["predicted_ms"]) for r in picks], s=140,
+                   facecolors="none", edgecolors="red", linewidths=1.5, label="the model's pick")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(lo, hi)
+        ax.set_xlabel("measured ms (cold)")
+        ax.set_ylabel("predicted ms (lab 08's model)")
+        ax.legend(fontsize=7, loc="upper left")
+        name = context.get("device_cuda", "")
+        ax.set_title(f"Lab 08: predicted against measured, {precision}\n{name}", fontsize=9)
+        written.append(save(fig, out / f"format_model_{precision}.png"))
+    return written
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -247,7 +290,8 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     picked, where = drawn_rows(rows, context)
     written = (plot_formats(picked, context, where, out) + plot_dia_path(picked, context, where, out)
-               + plot_ratios(picked, out) + plot_winners(picked, context, where, out))
+               + plot_ratios(picked, out) + plot_winners(picked, context, where, out)
+               + plot_format_model(src.parent / "summary.csv", context, out))
     for p in written:
         print(f"plot: wrote {p}")
     return 0
