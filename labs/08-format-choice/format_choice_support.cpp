@@ -3,14 +3,15 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "dense.hpp"
 #include "format_choice.hpp"
 #include "kit_error.hpp"
 
 namespace kit::model {
 
 const std::vector<std::string>& covered_variants() {
-    static const std::vector<std::string> names = {"coo-atomic", "coo-segmented", "csr-scalar", "csr-vector", "ell",
-                                                    "hyb", "dia-naive"};
+    static const std::vector<std::string> names = {"coo-atomic", "coo-segmented", "csr-scalar", "csr-vector",
+                                                    "ell",        "hyb",           "dia-naive",  "gemv-streamed"};
     return names;
 }
 
@@ -63,10 +64,11 @@ ModelReport model_report(const CooMatrix& A, Precision precision, const DevicePa
     out.hyb = hyb_split(out.pmf, out.inputs.hyb_width);
     const count_t pitch = (static_cast<count_t>(A.rows) + 31) / 32 * 32;
     for (ModelFormat f : {ModelFormat::coo, ModelFormat::csr, ModelFormat::ell, ModelFormat::hyb, ModelFormat::dia,
-                          ModelFormat::bcsr}) {
+                          ModelFormat::bcsr, ModelFormat::dense}) {
         FormatStorage s{f, predicted_bytes(f, out.pmf, out.inputs, vb), true};
         if (f == ModelFormat::ell) s.feasible = padding_accepted(pitch * out.pmf.longest(), A.nnz());
         if (f == ModelFormat::dia) s.feasible = padding_accepted(pitch * out.inputs.diagonals, A.nnz());
+        if (f == ModelFormat::dense) s.feasible = !dense_refusal(A.rows, A.cols, std::max<index_t>(1, A.rows), A.nnz());
         out.storage.push_back(s);
     }
     // Every covered kernel is predicted, built in or not: the model describes the GPU the

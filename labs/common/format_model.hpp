@@ -46,7 +46,7 @@ struct HybSplit {
 };
 
 /// @brief The formats whose storage the model predicts.
-enum class ModelFormat { coo, csr, ell, hyb, dia, bcsr };
+enum class ModelFormat { coo, csr, ell, hyb, dia, bcsr, dense };
 
 /// @brief Lower-case name of a format ("coo", "csr", ...). @param f [in] format
 std::string to_string(ModelFormat f);
@@ -62,9 +62,9 @@ struct StorageInputs {
 };
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
-/// launch_us and the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns) are what
-/// `spmv-kit calibrate` measured on an H100 on its own matrices (one long row, many one-entry
-/// rows): bench/results/h100-2026-11-23b/device_params.txt.
+/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs and
+/// atomic_lanes_per_ns are what `spmv-kit calibrate` measures on its own matrices (one long
+/// row, many one-entry rows, rows of 64 random entries); the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -78,7 +78,13 @@ struct DeviceParams {
     double warp_step_ns = 222.0;   ///< one iteration of one warp's loop over its row (csr-vector)
     double row_ns = 0.22;          ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
     double atomic_ns = 1.75;       ///< one atomicAdd on the address the previous one hit (a long row's y)
-    double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s
+    double atomic_lanes_per_ns = 1400;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
+    double sector_gbs = 700;       ///< bytes of values and indices per second when each thread reads its own
+                                   ///< lines from L2 (csr-scalar's long rows), GB/s
+    double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
+    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy)
+    double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
+                                   ///< when the entries do not lie on few diagonals
     double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
 };
 
@@ -106,6 +112,8 @@ struct KernelPrediction {
     double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
     double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = bandwidth / RW
     double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
+    double sector_ms = 0;    ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
+    double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep (not in the paper)
     double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
     double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
     double serial_ms = 0;    ///< the longest chain of dependent steps: a thread's or warp's loop over its

@@ -4,9 +4,11 @@
 // the 4x4 example, all launch and no data); the chains: one row of 2^18 entries walked by one
 // thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
 // entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
-// row_ns). Kept at the documented H100 defaults: clock, SMs, lanes, warp, gather and PCIe
-// figures (format_model.hpp); edit the file to change them.
+// row_ns); and 2^17 rows of 64 random entries walked one thread per row (csr-scalar:
+// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns). Kept at the documented H100 defaults: clock, SMs, lanes, warp, L1, gather and
+// PCIe figures (format_model.hpp); edit the file to change them.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -26,12 +28,16 @@ const char* kCalibrateHelp =
     "usage: spmv-kit calibrate [--out FILE]   (default FILE: device_params.txt)\n\n"
     "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
     "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
-    "and a warp per row over many short rows), each on a matrix of its own, and writes them as\n"
+    "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
+    "rows of 64 random entries, each on\n"
+    "a matrix of its own, and writes them as\n"
     "the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
 constexpr index_t kLongRow = 1 << 18;    // one row this long: the chains dwarf a launch
 constexpr index_t kShortRows = 1 << 22;  // this many one-entry rows: the rows dwarf the bytes
+constexpr index_t kSectorRows = 1 << 17;  // rows of kSectorRowLength random entries for sector_gbs
+constexpr int kSectorRowLength = 64;
 
 CooMatrix example_4x4() {
     CooMatrix A;
@@ -47,6 +53,20 @@ CooMatrix one_long_row(index_t n) {
     A.rows = 1;
     A.cols = n;
     for (index_t j = 0; j < n; ++j) A.add(0, j, 1.0);
+    A.normalize();
+    return A;
+}
+
+/// rows x 64 entries at random columns: long enough rows that csr-scalar's lines overflow L1.
+CooMatrix random_rows(index_t rows) {
+    CooMatrix A;
+    A.rows = A.cols = rows;
+    std::uint64_t state = 12345;
+    for (index_t i = 0; i < rows; ++i)
+        for (int k = 0; k < kSectorRowLength; ++k) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // a fixed LCG: the same matrix every run
+            A.add(i, static_cast<index_t>((state >> 33) % static_cast<std::uint64_t>(rows)), 1.0);
+        }
     A.normalize();
     return A;
 }
@@ -101,6 +121,13 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     p.warp_step_ns = per_step_ns(cold_ms("csr-vector", row), launch_ns, (kLongRow + 31) / 32);
     p.atomic_ns = per_step_ns(cold_ms("coo-atomic", row), launch_ns, kLongRow);
     p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
+    const CooMatrix random = random_rows(kSectorRows);
+    // a double value and a 4-byte column index per entry, in bytes per ns = GB/s
+    p.sector_gbs = 12.0 * static_cast<double>(random.nnz()) /
+                   std::max(1.0, cold_ms("csr-scalar", random) * 1e6 - launch_ns);
+    // rows of 64: every warp's 32 lanes add into one y entry
+    p.atomic_lanes_per_ns = 32.0 * static_cast<double>(random.nnz()) /
+                            std::max(1.0, cold_ms("coo-atomic", random) * 1e6 - launch_ns);
 
     model::write_device_params(out, p,
                                "lab 08 device parameters, written by calibrate\nbandwidth_gbs: " + c.how +
@@ -109,10 +136,14 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
                                    std::to_string(kLongRow) + " entries, less a launch, per step\n"
                                    "row_ns: csr-vector on " + std::to_string(kShortRows) +
                                    " one-entry rows, less a launch, per row\n"
+                               "sector_gbs: csr-scalar on " + std::to_string(kSectorRows) + " rows of " +
+                               std::to_string(kSectorRowLength) + " random entries (double), value and index bytes per second\n"
+                               "atomic_lanes_per_ns: coo-atomic on the same rows, 32 lanes per entry's warp\n"
                                    "the other keys are the documented H100 defaults (format_model.hpp)");
     std::printf("calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
-                "row %.4f ns -> %s\n", p.device.c_str(), p.bandwidth_gbs, c.how.c_str(), p.launch_us, p.step_ns,
-                p.warp_step_ns, p.atomic_ns, p.row_ns, out.c_str());
+                "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns -> %s\n", p.device.c_str(), p.bandwidth_gbs,
+                c.how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns, p.row_ns, p.sector_gbs,
+                p.atomic_lanes_per_ns, out.c_str());
     return 0;
 }
 

@@ -130,6 +130,12 @@ int cmd_run(const std::vector<std::string>& argv) {
     if (format == "auto") {
         loaded = read_matrix_market(a.positional()[0]);
         format = auto_format(*loaded, opt.precision);
+        // The model predicts CUDA kernels; a build without CUDA has none of them to run.
+        if (!registry().find(format, Backend::cuda) && backend_unavailable(Backend::cuda)) {
+            std::printf("variant    %s on cuda\nresult     SKIPPED: %s\n", format.c_str(),
+                        backend_unavailable(Backend::cuda)->c_str());
+            return 2;
+        }
     }
     const Variant& v = pick_variant(format, a.get("--backend"));
     if (auto why = backend_unavailable(v.backend)) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "bytes_model.hpp"
+#include "dense.hpp"
 #include "format_choice.hpp"
 #include "kit_error.hpp"
 
@@ -70,7 +71,7 @@ HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
 
 count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes) {
     if (in.pitch_multiple < 1) throw Error("predicted_bytes: pitch_multiple must be at least 1");
-    // BEGIN SOLUTION(step 2: the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; call the bytes_model.hpp functions)
+    // BEGIN SOLUTION(step 2: the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions)
     // STARTER: kit::todo("08-format-choice", 2, "predicted_bytes");
     const count_t N = pmf.rows, M = pmf.cols, nnz = pmf.nnz;
     const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
@@ -82,6 +83,7 @@ count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const Stora
             return hyb_bytes(N, M, in.hyb_width, pitch, hyb_split(pmf, in.hyb_width).nnz_coo, value_bytes);
         case ModelFormat::dia: return dia_bytes(N, M, in.diagonals, pitch, value_bytes);
         case ModelFormat::bcsr: return bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes);
+        case ModelFormat::dense: return dense_bytes(N, M, value_bytes);
     }
     throw Error("predicted_bytes: unknown format");
     // END SOLUTION
@@ -96,8 +98,9 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "ell") k.format = ModelFormat::ell;
     else if (variant == "hyb") k.format = ModelFormat::hyb;
     else if (variant == "dia-naive") k.format = ModelFormat::dia;
+    else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a)
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
     const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
@@ -109,10 +112,30 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     const double W = p.warp;
     k.ddt_ms = static_cast<double>(k.bytes) / (p.pcie_gbs * 1e9) * 1e3;
     k.am_ms = std::ceil(static_cast<double>(k.bytes) / p.transaction_bytes) / (bandwidth / p.transaction_bytes) * 1e3;
-    // Every real entry but DIA's reads x through its column index; DIA reads x along a diagonal, already in AM.
-    if (k.format != ModelFormat::dia) k.gather_ms = static_cast<double>(nnz * value_bytes) / (p.gather_gbs * 1e9) * 1e3;
-    // DIA multiplies its padding too (zeros in the slots); ELL and HYB skip theirs by the column index.
-    const double products = k.format == ModelFormat::dia ? static_cast<double>(pitch * in.diagonals) : nnz;
+    // Every entry reads x through its column index. When the entries lie on few diagonals (DIA
+    // would take the matrix) those reads walk x in order, as DIA's and dense's do, and cost no
+    // more than AM's one read of x; otherwise each is a gather scattered over L2.
+    const bool x_in_order = padding_accepted(pitch * in.diagonals, nnz);
+    if (k.format != ModelFormat::dia && k.format != ModelFormat::dense && !x_in_order)
+        k.gather_ms = static_cast<double>(nnz * value_bytes) / (p.gather_gbs * 1e9) * 1e3;
+    // csr-scalar: the 32 threads of a warp walk 32 rows, each its own lines; once a whole SM's
+    // lines (warps x 32 rows x E(X) entries) overflow L1, values and column indices come from
+    // L2 line by line for one thread at a time, at sector_gbs.
+    const double footprint = static_cast<double>(p.warps_per_sm) * W * mean_row_length(pmf) * (value_bytes + 4);
+    if (variant == "csr-scalar" && footprint > p.l1_bytes)
+        k.sector_ms = static_cast<double>(nnz * (value_bytes + 4)) / (p.sector_gbs * 1e9) * 1e3;
+    // coo-atomic: a warp's 32 consecutive entries cover 32 / E(X) rows, so each atomic
+    // instruction queues min(E(X), W) lanes on one y entry (HYB's COO part likewise, with the
+    // long rows' mean past K).
+    if (variant == "coo-atomic")
+        k.atomic_ms = nnz * std::min(mean_row_length(pmf), W) / p.atomic_lanes_per_ns * 1e-6;
+    else if (variant == "hyb" && split.nnz_coo > 0)
+        k.atomic_ms = split.nnz_coo * std::min(split.e_gt - in.hyb_width, W) / p.atomic_lanes_per_ns * 1e-6;
+    // DIA multiplies its padding too (zeros in the slots), dense every value; ELL and HYB skip
+    // their padding by the column index.
+    const double products = k.format == ModelFormat::dia     ? static_cast<double>(pitch * in.diagonals)
+                            : k.format == ModelFormat::dense ? static_cast<double>(N) * pmf.cols
+                                                             : nnz;
     k.ctc_m_ms = products / (lanes * clock) * 1e3;
     if (variant == "csr-vector")  // the paper's CTC_a: each warp of W lanes sums ceil(E(X)/W) partial products per row
         k.ctc_a_ms = (N * W / lanes) * std::ceil(mean_row_length(pmf) / W) / clock * 1e3;
@@ -128,7 +151,7 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "csr-vector") chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, N * p.row_ns);
     else if (variant == "dia-naive") chain_ns = in.diagonals * p.step_ns;
     else if (variant == "coo-atomic") chain_ns = longest * p.atomic_ns;
-    else if (variant == "coo-segmented") chain_ns = p.step_ns;  // a warp's segment: no row-long chain
+    else if (variant == "coo-segmented" || variant == "gemv-streamed") chain_ns = p.step_ns;  // no row-long chain
     else if (variant == "hyb") {
         chain_ns = in.hyb_width * p.step_ns;
         if (split.nnz_coo > 0) {
@@ -138,7 +161,8 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     }
     k.serial_ms = chain_ns * 1e-6;
     k.launch_ms = launches * p.launch_us * 1e-3;
-    k.total_ms = k.launch_ms + std::max(k.am_ms + k.gather_ms, k.serial_ms) + k.ctc_m_ms + k.ctc_a_ms;
+    k.total_ms = k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms}) + k.ctc_m_ms +
+                 k.ctc_a_ms;
     if (k.format == ModelFormat::ell && !padding_accepted(pitch * pmf.longest(), nnz)) {
         k.feasible = false;
         k.why_not = "ELL would store " + std::to_string(pitch * pmf.longest()) + " slots for " + std::to_string(nnz) +
@@ -149,6 +173,11 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
         k.why_not = "DIA would store " + std::to_string(pitch * in.diagonals) + " slots for " + std::to_string(nnz) +
                     " entries (the container refuses)";
     }
+    if (k.format == ModelFormat::dense)
+        if (auto why = dense_refusal(N, pmf.cols, std::max<count_t>(1, N), nnz)) {
+            k.feasible = false;
+            k.why_not = *why + " (the container refuses)";
+        }
     return k;
     // END SOLUTION
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "bytes_model.hpp"
+#include "dense.hpp"
 #include "format_choice.hpp"
 #include "kit_error.hpp"
 
@@ -30,7 +31,7 @@ HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
 
 count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes) {
     if (in.pitch_multiple < 1) throw Error("predicted_bytes: pitch_multiple must be at least 1");
-    // TODO(08-format-choice step 2): the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; call the bytes_model.hpp functions
+    // TODO(08-format-choice step 2): the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions
     kit::todo("08-format-choice", 2, "predicted_bytes");
 }
 
@@ -43,8 +44,9 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "ell") k.format = ModelFormat::ell;
     else if (variant == "hyb") k.format = ModelFormat::hyb;
     else if (variant == "dia-naive") k.format = ModelFormat::dia;
+    else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // TODO(08-format-choice step 3): DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, serial) + CTC_m + CTC_a
+    // TODO(08-format-choice step 3): DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a
     kit::todo("08-format-choice", 3, "predict_kernel");
 }
 

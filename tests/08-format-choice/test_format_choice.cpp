@@ -7,6 +7,7 @@
 #include "bytes_model.hpp"
 #include "coo.hpp"
 #include "csr.hpp"
+#include "dense.hpp"
 #include "dia.hpp"
 #include "ell.hpp"
 #include "format_choice.hpp"
@@ -41,6 +42,9 @@ void expect_storage_matches_containers(const CooMatrix& A) {
     EXPECT_EQ(predicted_bytes(ModelFormat::hyb, pmf, in, vb), hyb_bytes_of(Hyb<T>::from_coo(A), vb));
     EXPECT_EQ(predicted_bytes(ModelFormat::dia, pmf, in, vb), dia_bytes_of(Dia<T>::from_coo(A), vb));
     EXPECT_EQ(predicted_bytes(ModelFormat::bcsr, pmf, in, vb), bcsr_bytes_of(Bcsr<T>::from_coo(A, 2, 2), vb));
+    if (!dense_refusal(A.rows, A.cols, std::max<index_t>(1, A.rows), A.nnz())) {
+        EXPECT_EQ(predicted_bytes(ModelFormat::dense, pmf, in, vb), dense_bytes_of(Dense<T>::from_coo(A), vb));
+    }
 }
 
 // Easy numbers for the time model: 1 GB/s, 32 B transactions, 1 GHz, one lane, 1 us launches.
@@ -146,18 +150,19 @@ TEST(Step3_Time, Example4x4) {
 
     const KernelPrediction k = predict_kernel("csr-vector", pmf, in, 8, unit_device());
 
-    // DS = 224 B: 7 transactions of 32 B at 1 GB/s; 9 gathers of 8 B at 1 GB/s; 9 products on
-    // one lane at 1 GHz; the paper's additions (4 x 32 / 1) x ceil(2.25 / 32) cycles; a chain
-    // of max(ceil(3 / 32) = 1 warp step of 1 ns, 4 rows of 0.25 ns) = 1 ns; one launch.
+    // DS = 224 B: 7 transactions of 32 B at 1 GB/s; no gathers (the entries lie on 3 diagonals,
+    // so x is read in order); 9 products on one lane at 1 GHz; the paper's additions
+    // (4 x 32 / 1) x ceil(2.25 / 32) cycles; a chain of max(ceil(3 / 32) = 1 warp step of 1 ns,
+    // 4 rows of 0.25 ns) = 1 ns; one launch.
     EXPECT_EQ(k.bytes, 224);
     EXPECT_NEAR(k.am_ms, 224e-9 * 1e3, 1e-15);
-    EXPECT_NEAR(k.gather_ms, 72e-9 * 1e3, 1e-15);
+    EXPECT_EQ(k.gather_ms, 0);
     EXPECT_NEAR(k.ctc_m_ms, 9e-9 * 1e3, 1e-15);
     EXPECT_NEAR(k.ctc_a_ms, 128e-9 * 1e3, 1e-15);
     EXPECT_NEAR(k.serial_ms, 1e-9 * 1e3, 1e-15);
     EXPECT_NEAR(k.launch_ms, 1e-3, 1e-15);
     EXPECT_NEAR(k.ddt_ms, 224e-9 * 1e3, 1e-15);
-    EXPECT_NEAR(k.total_ms, 1e-3 + 296e-6 + 9e-6 + 128e-6, 1e-12);
+    EXPECT_NEAR(k.total_ms, 1e-3 + 224e-6 + 9e-6 + 128e-6, 1e-12);
     EXPECT_TRUE(k.feasible);
     EXPECT_THROW(predict_kernel("csr5", pmf, in, 8, unit_device()), Error);
 }
@@ -171,18 +176,67 @@ TEST(Step3_Time, Rdb450) {
     for (const std::string& v : covered_variants()) {
         const KernelPrediction k = predict_kernel(v, pmf, in, 8, p);
         SCOPED_TRACE(v);
-        EXPECT_TRUE(k.feasible);
+        EXPECT_EQ(k.feasible, v != "gemv-streamed");  // 202500 dense values for 2580 nonzeros: refused
         EXPECT_EQ(k.bytes, predicted_bytes(k.format, pmf, in, 8));
         // AM is DS at the bandwidth, rounded up to whole transactions.
         EXPECT_GE(k.am_ms, static_cast<double>(k.bytes) / (p.bandwidth_gbs * 1e9) * 1e3);
         EXPECT_LT(k.am_ms, static_cast<double>(k.bytes + 32) / (p.bandwidth_gbs * 1e9) * 1e3);
-        EXPECT_NEAR(k.total_ms, k.launch_ms + std::max(k.am_ms + k.gather_ms, k.serial_ms) + k.ctc_m_ms + k.ctc_a_ms,
+        EXPECT_NEAR(k.total_ms,
+                    k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms}) + k.ctc_m_ms +
+                        k.ctc_a_ms,
                     1e-15);
     }
     // HYB at K = 6 holds no COO part: one launch, as ELL.
     EXPECT_EQ(predict_kernel("hyb", pmf, in, 8, p).launch_ms, predict_kernel("ell", pmf, in, 8, p).launch_ms);
     // Float halves the value bytes, so every term that reads values shrinks.
     EXPECT_LT(predict_kernel("csr-vector", pmf, in, 4, p).am_ms, predict_kernel("csr-vector", pmf, in, 8, p).am_ms);
+}
+
+TEST(Step3_Time, LongRowsPaySectorsAndAtomicsAndDenseIsOneKernel) {
+    // 2048 rows of 64 entries: 64 warps x 32 rows x 64 entries x 12 B overflow a 256 KiB L1,
+    // so csr-scalar reads its values and indices from L2 at sector_gbs. rdb450 (5.7 per row) fits.
+    std::vector<std::pair<index_t, index_t>> e;
+    for (index_t r = 0; r < 2048; ++r)
+        for (index_t c = 0; c < 64; ++c) e.push_back({r, (r * 7 + c * 31) % 2048});
+    CooMatrix A;
+    A.rows = A.cols = 2048;
+    for (const auto& [r, c] : e) A.add(r, c, 1.0);
+    A.normalize();
+    const RowLengthPmf pmf = pmf_of(A);
+    const DeviceParams p = h100_defaults();
+
+    const KernelPrediction scalar = predict_kernel("csr-scalar", pmf, inputs_of(A, pmf), 8, p);
+    const CooMatrix rdb = kit::testing::rdb450_problem().A;
+    const RowLengthPmf rdb_pmf = pmf_of(rdb);
+    const KernelPrediction short_rows = predict_kernel("csr-scalar", rdb_pmf, inputs_of(rdb, rdb_pmf), 8, p);
+    const KernelPrediction dense = predict_kernel("gemv-streamed", rdb_pmf, inputs_of(rdb, rdb_pmf), 8, p);
+
+    EXPECT_NEAR(scalar.sector_ms, A.nnz() * 12.0 / (p.sector_gbs * 1e9) * 1e3, 1e-12);
+    // Its entries scatter over 4000 diagonals: every x read is a gather. rdb450's 7 diagonals
+    // read x in order.
+    EXPECT_NEAR(scalar.gather_ms, A.nnz() * 8.0 / (p.gather_gbs * 1e9) * 1e3, 1e-12);
+    EXPECT_EQ(short_rows.gather_ms, 0);
+    EXPECT_EQ(short_rows.sector_ms, 0);
+    EXPECT_EQ(predict_kernel("csr-vector", pmf, inputs_of(A, pmf), 8, p).sector_ms, 0);
+    // coo-atomic: each warp's 32 lanes land on one row's y entry (rows of 64), or on about
+    // 5.7 lanes each (rdb450's mean row length).
+    EXPECT_NEAR(predict_kernel("coo-atomic", pmf, inputs_of(A, pmf), 8, p).atomic_ms,
+                A.nnz() * 32.0 / p.atomic_lanes_per_ns * 1e-6, 1e-12);
+    EXPECT_NEAR(predict_kernel("coo-atomic", rdb_pmf, inputs_of(rdb, rdb_pmf), 8, p).atomic_ms,
+                2580 * (2580.0 / 450) / p.atomic_lanes_per_ns * 1e-6, 1e-12);
+    EXPECT_EQ(predict_kernel("coo-segmented", pmf, inputs_of(A, pmf), 8, p).atomic_ms, 0);
+    // rdb450 as a dense matrix: 202500 values for 2580 nonzeros, refused like the container.
+    EXPECT_EQ(dense.format, ModelFormat::dense);
+    EXPECT_FALSE(dense.feasible);
+    EXPECT_NE(dense.why_not.find("values per nonzero"), std::string::npos) << dense.why_not;
+    // A dense 4x4 example: every value, x read in order (no gathers).
+    const CooMatrix ex = kit::testing::example4x4_problem().A;
+    const RowLengthPmf ex_pmf = pmf_of(ex);
+    const KernelPrediction small = predict_kernel("gemv-streamed", ex_pmf, inputs_of(ex, ex_pmf), 8, unit_device());
+    EXPECT_TRUE(small.feasible);
+    EXPECT_EQ(small.bytes, dense_bytes(4, 4, 8));
+    EXPECT_EQ(small.gather_ms, 0);
+    EXPECT_NEAR(small.ctc_m_ms, 16e-9 * 1e3, 1e-15);  // 16 products on one lane at 1 GHz
 }
 
 TEST(Step4_Pick, Example) {
@@ -205,7 +259,7 @@ TEST(Step4_Pick, Rdb450) {
     const ModelReport r = model_report(A, Precision::f64, h100_defaults());
 
     EXPECT_EQ(r.pmf.nnz, 2580);
-    EXPECT_EQ(r.storage.size(), 6u);
+    EXPECT_EQ(r.storage.size(), 7u);
     ASSERT_EQ(r.kernels.size(), covered_variants().size());  // predicted whether or not CUDA is built in
     double best = 1e300;
     for (const KernelPrediction& k : r.kernels)

@@ -148,6 +148,9 @@ TEST(Cli, InfoPrintsTheFormatModelAndAutoRunsItsPick) {
         EXPECT_NE(run.output.find("within the bound-derived tolerance"), std::string::npos) << run.output;
     else {
         EXPECT_EQ(run.status, 2) << run.output;
-        EXPECT_NE(run.output.find("SKIPPED: no CUDA device found"), std::string::npos) << run.output;
+        // no GPU here, or no CUDA in this build (the sanitizer build): said, never run elsewhere
+        EXPECT_TRUE(run.output.find("SKIPPED: no CUDA device found") != std::string::npos ||
+                    run.output.find("SKIPPED: kit built without CUDA") != std::string::npos)
+            << run.output;
     }
 }
