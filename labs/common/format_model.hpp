@@ -64,7 +64,8 @@ struct StorageInputs {
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
 /// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs and
 /// atomic_lanes_per_ns are what `spmv-kit calibrate` measures on its own matrices (one long
-/// row, many one-entry rows, rows of 64 random entries); the defaults are an H100's.
+/// row, many one-entry rows, rows of 64 random entries); the defaults are those it measured on
+/// an H100: bench/results/h100-2026-11-23b/device_params.txt.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -73,13 +74,13 @@ struct DeviceParams {
     int sms = 132;                 ///< streaming multiprocessors
     int lanes_per_sm = 64;         ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
     int warp = 32;                 ///< W: threads per warp
-    double launch_us = 5.2;        ///< one kernel launch and its completion, microseconds
-    double step_ns = 90.0;         ///< one iteration of one thread's loop over its row (a load's latency)
-    double warp_step_ns = 222.0;   ///< one iteration of one warp's loop over its row (csr-vector)
+    double launch_us = 5.6;        ///< one kernel launch and its completion, microseconds
+    double step_ns = 89.0;         ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 221.0;   ///< one iteration of one warp's loop over its row (csr-vector)
     double row_ns = 0.22;          ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
     double atomic_ns = 1.75;       ///< one atomicAdd on the address the previous one hit (a long row's y)
-    double atomic_lanes_per_ns = 1400;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
-    double sector_gbs = 700;       ///< bytes of values and indices per second when each thread reads its own
+    double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
+    double sector_gbs = 680;       ///< bytes of values and indices per second when each thread reads its own
                                    ///< lines from L2 (csr-scalar's long rows), GB/s
     double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
     int warps_per_sm = 64;         ///< resident warps per SM (full occupancy)
