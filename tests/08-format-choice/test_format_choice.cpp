@@ -11,24 +11,17 @@
 #include "dia.hpp"
 #include "ell.hpp"
 #include "format_choice.hpp"
+#include "format_choice_test_support.hpp"
 #include "hyb.hpp"
 #include "kit_error.hpp"
 #include "test_support.hpp"
 
 using namespace kit;
 using namespace kit::model;
+using format_choice_test::inputs_of;
+using format_choice_test::pmf_of;
 
 namespace {
-
-RowLengthPmf pmf_of(const CooMatrix& A) { return row_length_pmf(A.rows, A.cols, Csr<double>::from_coo(A).row_ptr); }
-
-StorageInputs inputs_of(const CooMatrix& A, const RowLengthPmf& pmf) {
-    StorageInputs in;
-    in.diagonals = count_diagonals(A);
-    in.bcsr_blocks = count_blocks(A, 2, 2);
-    in.hyb_width = hyb_width_of(pmf);
-    return in;
-}
 
 // The containers' bytes models, as built, in precision T.
 template <class T>

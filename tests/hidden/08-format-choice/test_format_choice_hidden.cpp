@@ -11,12 +11,15 @@
 #include "dia.hpp"
 #include "ell.hpp"
 #include "format_choice.hpp"
+#include "format_choice_test_support.hpp"
 #include "hyb.hpp"
 #include "kit_error.hpp"
 #include "test_support.hpp"
 
 using namespace kit;
 using namespace kit::model;
+using format_choice_test::inputs_of;
+using format_choice_test::pmf_of;
 
 namespace {
 
@@ -27,16 +30,6 @@ CooMatrix matrix(index_t rows, index_t cols, const std::vector<std::pair<index_t
     for (auto [r, c] : entries) A.add(r, c, 1.0 + r + c);
     A.normalize();
     return A;
-}
-
-RowLengthPmf pmf_of(const CooMatrix& A) { return row_length_pmf(A.rows, A.cols, row_offsets_of(A)); }
-
-StorageInputs inputs_of(const CooMatrix& A, const RowLengthPmf& pmf) {
-    StorageInputs in;
-    in.diagonals = count_diagonals(A);
-    in.bcsr_blocks = count_blocks(A, 2, 2);
-    in.hyb_width = hyb_width_of(pmf);
-    return in;
 }
 
 // Every format: the prediction equals the container's bytes, or the container refuses and
