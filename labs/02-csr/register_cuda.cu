@@ -15,8 +15,8 @@ void register_lab_02_csr_cuda(Registry& r) {
     r.add({"csr-lanes", Backend::cuda, "02-csr", 3, "choose_lanes(nnz/rows) threads per row (not CSR-Adaptive)",
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_mean_lanes_spmv(A, x, y); }, bytes)});
     r.add({"csr-merge", Backend::cuda, "02-csr", 4,
-           "each block takes 896 items of the merge path of row ends and nonzeros, each thread 7 of them; "
-           "carries by segmented scan in the block, atomicAdd across blocks",
+           "each block takes 896 items of the merge path of row ends and nonzeros (1152 in float), each thread "
+           "7 of them (9); carries by segmented scan in the block, atomicAdd across blocks",
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_merge_spmv(A, x, y); }, bytes)});
 }
 

@@ -1,5 +1,7 @@
 /// @file
 /// Lab 02, steps 1, 3 and 4: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
+#include <type_traits>
+
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -43,22 +45,24 @@ void launch_lanes(CsrView<T> A, const T* x, T* y) {
 __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t* row_end, index_t rows,
                                                index_t nnz) {
     const int lane = threadIdx.x % 32;
-    long long lo = diagonal > nnz ? diagonal - nnz : 0;  // the answer lies in [lo, hi]
-    long long hi = diagonal < rows ? diagonal : rows;
+    // The answer lies in [lo, hi]. Rows fit in an int, so the search runs in 32-bit
+    // arithmetic, except l * n below, which can pass 2^32.
+    int lo = diagonal > nnz ? static_cast<int>(diagonal - nnz) : 0;
+    int hi = diagonal < rows ? static_cast<int>(diagonal) : rows;
     while (lo < hi) {
-        const long long n = hi - lo;
-        const long long pivot = lo + lane * n / 32;  // lo <= pivot < hi: a valid row
+        const unsigned n = hi - lo;
+        const auto split = [&](int l) { return lo + static_cast<int>(static_cast<unsigned long long>(l) * n / 32); };
+        const int pivot = split(lane);  // lo <= pivot < hi: a valid row
         const bool before = row_end[pivot] <= diagonal - pivot - 1;  // row end `pivot` precedes the diagonal
         const int yes = __popc(__ballot_sync(0xffffffffu, before));  // the test holds for lanes 0..yes-1
         if (yes == 0) {
             hi = lo;
         } else {
-            const long long last_yes = lo + (yes - 1) * n / 32;
-            hi = yes < 32 ? lo + yes * n / 32 : hi;
-            lo = last_yes + 1;
+            hi = yes < 32 ? split(yes) : hi;
+            lo = split(yes - 1) + 1;
         }
     }
-    return {static_cast<index_t>(lo), static_cast<index_t>(diagonal - lo)};
+    return {lo, static_cast<index_t>(diagonal - lo)};
 }
 
 /// Merge-based SpMV (Merrill and Garland, SC'16). The merge path of the matrix is the
@@ -69,28 +73,34 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
 /// empty row costs one item.
 ///
 /// - Two warps find the block's first and last coordinate (warp_merge_search).
-/// - The block stages its share in shared memory: the row ends, and the products
-///   vals[k] * x[col_idx[k]] (consecutive threads load consecutive entries: coalesced).
-/// - Each thread finds its start by binary search in shared memory, then walks its items:
-///   a nonzero adds its product to the running sum, a row end writes the sum to y.
-/// - A thread's last row is usually unfinished: its partial sum (the carry) belongs to the
-///   row the next thread starts with. A segmented scan of the carries over the block (keyed
-///   by row) gives each thread what the threads before it left for its first row.
-/// - A row cut by a block boundary gets every part through atomicAdd: the block that starts
-///   it adds its carry, the block that ends it adds its total. Rows inside a block have one
-///   writer and use a plain y[row] +=.
-template <class T, int THREADS, int ITEMS>
-__global__ void csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
+/// - The block stages its share in shared memory: the row ends, y of the rows that end in
+///   the share, and the products vals[k] * x[col_idx[k]]. Consecutive threads load
+///   consecutive entries (coalesced), and a thread loads the columns and values of CHUNK
+///   of its ITEMS slots before the first x they index, so that many loads are in flight at
+///   once instead of one chain col -> x after another.
+/// - Each thread finds its first coordinate by binary search in shared memory; its last is
+///   the next thread's first. Then it does what one share of the CPU version does: it
+///   finishes the rows that end among its items (adding their sums to the staged y) and
+///   sums the row left open after them (its carry).
+/// - A thread's first row usually began in the threads before it. A segmented scan of the
+///   carries over the block (keyed by row) gives each thread what the threads before it
+///   left for that row.
+/// - The block writes its rows' y back with coalesced stores. A row cut by a block boundary
+///   gets every part through atomicAdd: the block that starts it adds its carry, the block
+///   that ends it adds its total. Every other row has one writer.
+template <class T, int THREADS, int ITEMS, int CHUNK>
+__global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
     static_assert(THREADS % 32 == 0 && THREADS >= 64, "whole warps, and two of them for the block's search");
+    static_assert(CHUNK >= 1 && CHUNK <= ITEMS, "groups of 1 to ITEMS slots");
     constexpr int TILE = THREADS * ITEMS;
     constexpr int WARPS = THREADS / 32;
-    __shared__ index_t s_row_end[TILE];  // row ends of the share (at most TILE of them)
-    __shared__ T s_product[TILE];        // products of the share's nonzeros (at most TILE)
-    __shared__ T s_scan[THREADS];        // each thread's carry, after the segmented scan
-    __shared__ int s_warp_row[WARPS];    // each warp's last carry: its row (local) ...
-    __shared__ T s_warp_carry[WARPS];    // ... and its sum
-    __shared__ MergeCoord s_tile[2];     // coordinates of the block's first and last diagonal
-    // BEGIN SOLUTION(step 4: search the block's share, stage it, walk ITEMS items per thread, scan the carries)
+    __shared__ index_t s_row_end[TILE];        // the share's row ends, minus nz0 (at most TILE of them)
+    __shared__ T s_value[TILE];                // the share's products, then y of its rows (at most TILE together)
+    __shared__ int s_thread_row[THREADS + 1];  // each thread's first row (local), then the share's end
+    __shared__ int s_warp_row[WARPS];          // each warp's last carry: its row (local) ...
+    __shared__ T s_warp_carry[WARPS];          // ... and its sum
+    __shared__ MergeCoord s_tile[2];           // coordinates of the block's first and last diagonal
+    // BEGIN SOLUTION(step 4: search the block's share, stage it, walk the thread's items, scan the carries, write y back)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const long long items = static_cast<long long>(A.rows) + A.nnz;
     const long long diag0 = static_cast<long long>(blockIdx.x) * TILE;
@@ -101,44 +111,70 @@ __global__ void csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__
     }
     __syncthreads();
     const index_t row0 = s_tile[0].row, nz0 = s_tile[0].nz;
-    const int tile_rows = s_tile[1].row - row0;  // row ends in the share
-    const int tile_nnz = s_tile[1].nz - nz0;     // nonzeros in the share; tile_rows + tile_nnz <= TILE
-    for (int i = threadIdx.x; i < tile_rows; i += THREADS) s_row_end[i] = A.row_ptr[row0 + 1 + i];
-    for (int k = threadIdx.x; k < tile_nnz; k += THREADS)
-        s_product[k] = A.vals[nz0 + k] * __ldg(&x[A.col_idx[nz0 + k]]);
+    const index_t row1 = s_tile[1].row, nz1 = s_tile[1].nz;
+    const int tile_rows = row1 - row0;  // rows row0 .. row1 - 1 end in the share
+    const int tile_nnz = nz1 - nz0;     // nonzeros in the share; tile_rows + tile_nnz <= TILE
+    T* const s_y = s_value + tile_nnz;  // y of the share's rows, after the products
+    // Row 0 of the share is cut by the block boundary when it has entries before the share:
+    // the earlier block adds its part with atomicAdd, so this block must too (thread 0's job).
+    const bool first_row_cut = threadIdx.x == 0 && tile_rows > 0 && A.row_ptr[row0] < nz0;
+    for (int i = threadIdx.x; i < tile_rows; i += THREADS) {
+        s_row_end[i] = A.row_ptr[row0 + 1 + i] - nz0;
+        s_y[i] = y[row0 + i];
+    }
+    // The products, in groups of CHUNK slots; slot `item` of this thread is entry
+    // j = item * THREADS + threadIdx.x of the share. A group loads all its columns and values,
+    // then the x they index, so that 2 * CHUNK loads per thread are in flight at once, not
+    // one chain col -> x after another. (__syncwarp() keeps the compiler from moving the
+    // first loads down next to their x; CHUNK = 1 is the plain loop, one slot at a time.)
+#pragma unroll
+    for (int first = 0; first < ITEMS; first += CHUNK) {
+        index_t col[CHUNK];
+        T val[CHUNK];
+#pragma unroll
+        for (int c = 0; c < CHUNK; ++c) {
+            const int j = (first + c) * THREADS + threadIdx.x;
+            if (first + c < ITEMS && j < tile_nnz) {
+                col[c] = A.col_idx[nz0 + j];
+                val[c] = A.vals[nz0 + j];
+            }
+        }
+        if (CHUNK > 1) __syncwarp();
+#pragma unroll
+        for (int c = 0; c < CHUNK; ++c) {
+            const int j = (first + c) * THREADS + threadIdx.x;
+            if (first + c < ITEMS && j < tile_nnz) s_value[j] = val[c] * __ldg(&x[col[c]]);
+        }
+    }
+    if (first_row_cut) s_y[0] = 0;  // collects only this block's part of the row
     __syncthreads();
 
-    // This thread's items: [d, d + ITEMS) of the share, found by binary search in shared memory.
+    // This thread's items are [d, d_end) of the share. Its first coordinate (i, k), by the
+    // binary search of step 4a on the staged row ends; its last is the next thread's first.
     const int tile_items = tile_rows + tile_nnz;
     const int d = min(static_cast<int>(threadIdx.x) * ITEMS, tile_items);
+    const int d_end = min(d + ITEMS, tile_items);
     int lo = max(0, d - tile_nnz), hi = min(d, tile_rows);
     while (lo < hi) {
         const int pivot = (lo + hi) / 2;
-        if (s_row_end[pivot] <= nz0 + (d - pivot - 1))
+        if (s_row_end[pivot] <= d - pivot - 1)
             lo = pivot + 1;
         else
             hi = pivot;
     }
+    s_thread_row[threadIdx.x] = lo;
+    if (threadIdx.x == 0) s_thread_row[THREADS] = tile_rows;
+    __syncthreads();
+    const int i_first = lo, i_end = s_thread_row[threadIdx.x + 1], k_end = d_end - i_end;
     int i = lo, k = d - lo;  // next row end, next nonzero (both local to the share)
-    T sum = 0, first_sum = 0;
-    int first_row = -1;  // local row of the first row end this thread consumes
-#pragma unroll
-    for (int item = 0; item < ITEMS; ++item) {
-        if (i + k >= tile_items) break;
-        if (i < tile_rows && s_row_end[i] <= nz0 + k) {  // row i ends here
-            if (first_row < 0) {
-                first_row = i;  // written after the scan: earlier threads may hold part of it
-                first_sum = sum;
-            } else {
-                y[row0 + i] += sum;  // began in this thread: this thread is its only writer
-            }
-            sum = 0;
-            ++i;
-        } else if (k < tile_nnz) {
-            sum += s_product[k];
-            ++k;
-        }
+    T sum = 0;
+    for (; i < i_end; ++i) {  // rows that end among this thread's items
+        const int end = s_row_end[i];
+        for (; k < end; ++k) sum += s_value[k];
+        s_y[i] += sum;  // row i_first also gets the earlier threads' part, after the scan
+        sum = 0;
     }
+    for (; k < k_end; ++k) sum += s_value[k];  // the row left open: this thread's carry
 
     // Segmented inclusive scan of the carries (row i, sum): rows never decrease with the
     // thread index, so equal rows are neighbours. First within each warp, with shuffles ...
@@ -160,31 +196,31 @@ __global__ void csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__
             if (s_warp_row[w] == s_warp_row[w - 1]) s_warp_carry[w] += s_warp_carry[w - 1];
     __syncthreads();
     if (warp > 0 && s_warp_row[warp - 1] == i) carry += s_warp_carry[warp - 1];
-    s_scan[threadIdx.x] = carry;
+    // The previous thread ended on row i_first, so its scanned carry is everything the
+    // block holds of that row before this thread.
+    T before = __shfl_up_sync(0xffffffffu, carry, 1);
+    if (lane == 0) before = warp > 0 ? s_warp_carry[warp - 1] : T(0);
+    if (i_end > i_first) s_y[i_first] += before;
     __syncthreads();
 
-    // Row 0 of the share is cut by the block boundary when it has entries before the share.
-    const bool first_row_cut = tile_rows > 0 && A.row_ptr[row0] < nz0;
-    if (first_row >= 0) {
-        // This thread starts on the row the previous thread ended on, so the previous
-        // thread's scanned carry is everything the block holds of that row so far.
-        const T total = first_sum + (threadIdx.x > 0 ? s_scan[threadIdx.x - 1] : T(0));
-        if (first_row == 0 && first_row_cut)
-            atomicAdd(&y[row0], total);
+    for (int r = threadIdx.x; r < tile_rows; r += THREADS) {
+        if (r == 0 && first_row_cut)
+            atomicAdd(&y[row0], s_y[0]);
         else
-            y[row0 + first_row] += total;
+            y[row0 + r] = s_y[r];
     }
-    // The last thread's scanned carry is the block's part of the row open at the share's end.
-    const index_t row1 = s_tile[1].row;
-    if (threadIdx.x == THREADS - 1 && row1 < A.rows && A.row_ptr[row1] < s_tile[1].nz) atomicAdd(&y[row1], carry);
+    // The last thread's scanned carry is the block's part of row row1, open at the share's
+    // end; the share holds entries of it when its nonzeros go on past its last row end.
+    const int last_row_end = tile_rows > 0 ? s_row_end[tile_rows - 1] : 0;
+    if (threadIdx.x == THREADS - 1 && row1 < A.rows && last_row_end < tile_nnz) atomicAdd(&y[row1], carry);
     // END SOLUTION
 }
 
 /// Launches csr_merge with one block per TILE = THREADS * ITEMS items of the merge path.
-template <class T, int THREADS, int ITEMS>
+template <class T, int THREADS, int ITEMS, int CHUNK>
 void launch_merge(CsrView<T> A, const T* x, T* y) {
     const long long items = static_cast<long long>(A.rows) + A.nnz;
-    csr_merge<T, THREADS, ITEMS><<<grid_for(items, THREADS * ITEMS), THREADS>>>(A, x, y);
+    csr_merge<T, THREADS, ITEMS, CHUNK><<<grid_for(items, THREADS * ITEMS), THREADS>>>(A, x, y);
     KIT_CHECK_LAUNCH();
 }
 
@@ -217,9 +253,15 @@ void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y) {
 
 template <class T>
 void csr_merge_spmv(CsrView<T> A, const T* x, T* y) {
-    // 128 threads of 7 items: the shape merge-spmv tunes for recent GPUs; a share of 896 items
-    // keeps the block's shared memory at 11 KB in double, so many blocks fit on one SM.
-    kernel::launch_merge<T, 128, 7>(A, x, y);
+    // Shapes measured on an H100 (handout, step 4b). Both keep a thread at 32 registers, so
+    // that 16 blocks of 128 threads fit on one SM. In double, 7 items a thread (a share of
+    // 896 items, 11 KB of shared memory) leaves the SM enough L1 cache for the reads of x,
+    // and the slots go one at a time: all 7 columns and values at once take 40 registers.
+    // In float, 9 items in groups of 4 (a share of 1152 items, 9 KB).
+    if constexpr (std::is_same_v<T, double>)
+        kernel::launch_merge<T, 128, 7, 1>(A, x, y);
+    else
+        kernel::launch_merge<T, 128, 9, 4>(A, x, y);
 }
 
 /// @cond

@@ -1,5 +1,7 @@
 /// @file
 /// Lab 02, steps 1, 3 and 4: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
+#include <type_traits>
+
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -31,22 +33,24 @@ void launch_lanes(CsrView<T> A, const T* x, T* y) {
 __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t* row_end, index_t rows,
                                                index_t nnz) {
     const int lane = threadIdx.x % 32;
-    long long lo = diagonal > nnz ? diagonal - nnz : 0;  // the answer lies in [lo, hi]
-    long long hi = diagonal < rows ? diagonal : rows;
+    // The answer lies in [lo, hi]. Rows fit in an int, so the search runs in 32-bit
+    // arithmetic, except l * n below, which can pass 2^32.
+    int lo = diagonal > nnz ? static_cast<int>(diagonal - nnz) : 0;
+    int hi = diagonal < rows ? static_cast<int>(diagonal) : rows;
     while (lo < hi) {
-        const long long n = hi - lo;
-        const long long pivot = lo + lane * n / 32;  // lo <= pivot < hi: a valid row
+        const unsigned n = hi - lo;
+        const auto split = [&](int l) { return lo + static_cast<int>(static_cast<unsigned long long>(l) * n / 32); };
+        const int pivot = split(lane);  // lo <= pivot < hi: a valid row
         const bool before = row_end[pivot] <= diagonal - pivot - 1;  // row end `pivot` precedes the diagonal
         const int yes = __popc(__ballot_sync(0xffffffffu, before));  // the test holds for lanes 0..yes-1
         if (yes == 0) {
             hi = lo;
         } else {
-            const long long last_yes = lo + (yes - 1) * n / 32;
-            hi = yes < 32 ? lo + yes * n / 32 : hi;
-            lo = last_yes + 1;
+            hi = yes < 32 ? split(yes) : hi;
+            lo = split(yes - 1) + 1;
         }
     }
-    return {static_cast<index_t>(lo), static_cast<index_t>(diagonal - lo)};
+    return {lo, static_cast<index_t>(diagonal - lo)};
 }
 
 /// Merge-based SpMV (Merrill and Garland, SC'16). The merge path of the matrix is the
@@ -57,35 +61,41 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
 /// empty row costs one item.
 ///
 /// - Two warps find the block's first and last coordinate (warp_merge_search).
-/// - The block stages its share in shared memory: the row ends, and the products
-///   vals[k] * x[col_idx[k]] (consecutive threads load consecutive entries: coalesced).
-/// - Each thread finds its start by binary search in shared memory, then walks its items:
-///   a nonzero adds its product to the running sum, a row end writes the sum to y.
-/// - A thread's last row is usually unfinished: its partial sum (the carry) belongs to the
-///   row the next thread starts with. A segmented scan of the carries over the block (keyed
-///   by row) gives each thread what the threads before it left for its first row.
-/// - A row cut by a block boundary gets every part through atomicAdd: the block that starts
-///   it adds its carry, the block that ends it adds its total. Rows inside a block have one
-///   writer and use a plain y[row] +=.
-template <class T, int THREADS, int ITEMS>
-__global__ void csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
+/// - The block stages its share in shared memory: the row ends, y of the rows that end in
+///   the share, and the products vals[k] * x[col_idx[k]]. Consecutive threads load
+///   consecutive entries (coalesced), and a thread loads the columns and values of CHUNK
+///   of its ITEMS slots before the first x they index, so that many loads are in flight at
+///   once instead of one chain col -> x after another.
+/// - Each thread finds its first coordinate by binary search in shared memory; its last is
+///   the next thread's first. Then it does what one share of the CPU version does: it
+///   finishes the rows that end among its items (adding their sums to the staged y) and
+///   sums the row left open after them (its carry).
+/// - A thread's first row usually began in the threads before it. A segmented scan of the
+///   carries over the block (keyed by row) gives each thread what the threads before it
+///   left for that row.
+/// - The block writes its rows' y back with coalesced stores. A row cut by a block boundary
+///   gets every part through atomicAdd: the block that starts it adds its carry, the block
+///   that ends it adds its total. Every other row has one writer.
+template <class T, int THREADS, int ITEMS, int CHUNK>
+__global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
     static_assert(THREADS % 32 == 0 && THREADS >= 64, "whole warps, and two of them for the block's search");
+    static_assert(CHUNK >= 1 && CHUNK <= ITEMS, "groups of 1 to ITEMS slots");
     constexpr int TILE = THREADS * ITEMS;
     constexpr int WARPS = THREADS / 32;
-    __shared__ index_t s_row_end[TILE];  // row ends of the share (at most TILE of them)
-    __shared__ T s_product[TILE];        // products of the share's nonzeros (at most TILE)
-    __shared__ T s_scan[THREADS];        // each thread's carry, after the segmented scan
-    __shared__ int s_warp_row[WARPS];    // each warp's last carry: its row (local) ...
-    __shared__ T s_warp_carry[WARPS];    // ... and its sum
-    __shared__ MergeCoord s_tile[2];     // coordinates of the block's first and last diagonal
-    // TODO(02-csr step 4): search the block's share, stage it, walk ITEMS items per thread, scan the carries
+    __shared__ index_t s_row_end[TILE];        // the share's row ends, minus nz0 (at most TILE of them)
+    __shared__ T s_value[TILE];                // the share's products, then y of its rows (at most TILE together)
+    __shared__ int s_thread_row[THREADS + 1];  // each thread's first row (local), then the share's end
+    __shared__ int s_warp_row[WARPS];          // each warp's last carry: its row (local) ...
+    __shared__ T s_warp_carry[WARPS];          // ... and its sum
+    __shared__ MergeCoord s_tile[2];           // coordinates of the block's first and last diagonal
+    // TODO(02-csr step 4): search the block's share, stage it, walk the thread's items, scan the carries, write y back
 }
 
 /// Launches csr_merge with one block per TILE = THREADS * ITEMS items of the merge path.
-template <class T, int THREADS, int ITEMS>
+template <class T, int THREADS, int ITEMS, int CHUNK>
 void launch_merge(CsrView<T> A, const T* x, T* y) {
     const long long items = static_cast<long long>(A.rows) + A.nnz;
-    csr_merge<T, THREADS, ITEMS><<<grid_for(items, THREADS * ITEMS), THREADS>>>(A, x, y);
+    csr_merge<T, THREADS, ITEMS, CHUNK><<<grid_for(items, THREADS * ITEMS), THREADS>>>(A, x, y);
     KIT_CHECK_LAUNCH();
 }
 
@@ -109,9 +119,15 @@ void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y) {
 
 template <class T>
 void csr_merge_spmv(CsrView<T> A, const T* x, T* y) {
-    // 128 threads of 7 items: the shape merge-spmv tunes for recent GPUs; a share of 896 items
-    // keeps the block's shared memory at 11 KB in double, so many blocks fit on one SM.
-    kernel::launch_merge<T, 128, 7>(A, x, y);
+    // Shapes measured on an H100 (handout, step 4b). Both keep a thread at 32 registers, so
+    // that 16 blocks of 128 threads fit on one SM. In double, 7 items a thread (a share of
+    // 896 items, 11 KB of shared memory) leaves the SM enough L1 cache for the reads of x,
+    // and the slots go one at a time: all 7 columns and values at once take 40 registers.
+    // In float, 9 items in groups of 4 (a share of 1152 items, 9 KB).
+    if constexpr (std::is_same_v<T, double>)
+        kernel::launch_merge<T, 128, 7, 1>(A, x, y);
+    else
+        kernel::launch_merge<T, 128, 9, 4>(A, x, y);
 }
 
 /// @cond

@@ -36,7 +36,8 @@ CooMatrix cycling_rows(int rows, int cols, const std::vector<int>& lengths, unsi
 }
 
 /// The matrices of the merge-based kernel's edge cases. The GPU kernel cuts the merge path
-/// into shares of 896 items per block and 7 per thread; the CPU version into 8 shares.
+/// into shares of 896 items per block and 7 per thread in double, 1152 and 9 in float; the
+/// CPU version into 8 shares.
 ProblemList merge_edge_cases() {
     ProblemList out;
     const auto add = [&](std::string name, CooMatrix A, unsigned seed) {
@@ -63,6 +64,17 @@ ProblemList merge_edge_cases() {
     // Rows whose ends fall just before, on and after thread (7) and block (896) boundaries.
     add("rows of 0..1791 entries around the share sizes",
         cycling_rows(3001, 4000, {0, 1, 6, 7, 8, 13, 14, 15, 895, 896, 897, 1791, 0, 0, 3}, 5), 15);
+    // The same around the float shapes: 9 items per thread, 1152 per block.
+    add("rows of 0..2303 entries around the float share sizes",
+        cycling_rows(3001, 4000, {0, 1, 8, 9, 10, 17, 18, 19, 1151, 1152, 1153, 2303, 0, 0, 3}, 9), 19);
+    // 300 rows of one entry, then a row of 1500: a block holds more row ends than threads
+    // (its row ends and y are staged and written back in several rounds) and also a row
+    // cut at both of its ends (the long one, reaching into the blocks before and after).
+    {
+        std::vector<int> lengths(301, 1);
+        lengths[300] = 1500;
+        add("300 one-entry rows, then a row of 1500, repeated", cycling_rows(6020, 2000, lengths, 10), 20);
+    }
     // Fewer items (rows + nnz) than one share: one block, most of its threads idle.
     {
         CooMatrix A;
