@@ -127,6 +127,13 @@ __global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const T* __re
     // then the x they index, so that 2 * CHUNK loads per thread are in flight at once, not
     // one chain col -> x after another. (__syncwarp() keeps the compiler from moving the
     // first loads down next to their x; CHUNK = 1 is the plain loop, one slot at a time.)
+    if constexpr (CHUNK == 1) {  // the plain loop: one statement per slot, no branch between the loads
+#pragma unroll
+        for (int item = 0; item < ITEMS; ++item) {
+            const int j = item * THREADS + threadIdx.x;
+            if (j < tile_nnz) s_value[j] = A.vals[nz0 + j] * __ldg(&x[A.col_idx[nz0 + j]]);
+        }
+    } else
 #pragma unroll
     for (int first = 0; first < ITEMS; first += CHUNK) {
         index_t col[CHUNK];
