@@ -126,6 +126,14 @@ say = $(if $(filter 1,$(V)),,$(if $(KIT_PROGRESS),@scripts/build/progress.sh ste
 # The + marks the line as a sub-make, as a literal $(MAKE) in the recipe would: it then gets
 # the user's -j job slots, and runs under make -n as well. -s (V=0 only: its recipes are
 # silent anyway) keeps make's "is up to date" out, so a build with nothing to do prints nothing.
+# A goal that builds through build_goals, named beside other goals (make -j16 all spmv-bench),
+# would build the same objects in two makes at once, and one could link what the other is
+# still writing: this make then takes its goals one after another (each sub-make keeps -j).
+ifneq ($(filter all run test verify-starter bench bench-gemv bench-validate,$(MAKECMDGOALS)),)
+ifneq ($(words $(MAKECMDGOALS)),1)
+.NOTPARALLEL:
+endif
+endif
 NPROC = $(shell nproc 2>/dev/null || echo 1)
 build_jobs = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC))
 build_goals = +@$(if $(filter 1,$(V)),,scripts/build/progress.sh build $(BUILD)) $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(build_jobs) $(1)
