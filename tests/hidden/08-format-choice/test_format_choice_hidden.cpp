@@ -32,6 +32,14 @@ CooMatrix matrix(index_t rows, index_t cols, const std::vector<std::pair<index_t
     return A;
 }
 
+/// An n x n diagonal whose row 0 holds all n columns: one dense row among rows of one.
+CooMatrix diagonal_with_full_first_row(index_t n) {
+    std::vector<std::pair<index_t, index_t>> e;
+    for (index_t c = 0; c < n; ++c) e.push_back({0, c});
+    for (index_t r = 1; r < n; ++r) e.push_back({r, r});
+    return matrix(n, n, e);
+}
+
 // Every format: the prediction equals the container's bytes, or the container refuses and
 // the time model calls the kernel infeasible.
 void expect_storage_matches(const CooMatrix& A) {
@@ -81,10 +89,7 @@ TEST(Step1_PmfHidden, EmptyRows) {
 
 TEST(Step1_PmfHidden, OneDenseRow) {
     // A 3000 x 3000 diagonal whose row 0 is full: K = 1, the dense row goes to COO.
-    std::vector<std::pair<index_t, index_t>> e;
-    for (index_t c = 0; c < 3000; ++c) e.push_back({0, c});
-    for (index_t r = 1; r < 3000; ++r) e.push_back({r, r});
-    const CooMatrix A = matrix(3000, 3000, e);
+    const CooMatrix A = diagonal_with_full_first_row(3000);
 
     const RowLengthPmf pmf = pmf_of(A);
     const HybSplit s = hyb_split(pmf, hyb_width_of(pmf));
@@ -116,10 +121,7 @@ TEST(Step2_StorageHidden, Gallery) {
 TEST(Step3_TimeHidden, OneDenseRow) {
     // One row of 20000 entries among 19999 rows of one: ELL would pad every row to 20000 and
     // is refused; one thread walking the dense row makes csr-scalar's chain the longest.
-    std::vector<std::pair<index_t, index_t>> e;
-    for (index_t c = 0; c < 20000; ++c) e.push_back({0, c});
-    for (index_t r = 1; r < 20000; ++r) e.push_back({r, r});
-    const CooMatrix A = matrix(20000, 20000, e);
+    const CooMatrix A = diagonal_with_full_first_row(20000);
     const RowLengthPmf pmf = pmf_of(A);
     const StorageInputs in = inputs_of(A, pmf);
 
