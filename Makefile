@@ -267,9 +267,12 @@ test: deps
 	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
-	@python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS)
-	@if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter; fi
-	@scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS)
+	@# The tests run even when a check before them fails, and their summary line comes last.
+	@status=0; \
+	  python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS) || status=1; \
+	  if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter || status=1; fi; \
+	  scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS) || status=1; \
+	  exit $$status
 
 ## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
 verify-starter:
