@@ -11,6 +11,8 @@
 #   test-logs/<impl>/       output of the last `make test`
 
 SHELL       := /bin/bash
+# A bare `make` builds everything (the first rule of the file would otherwise be a generated source).
+.DEFAULT_GOAL := all
 BUILD       ?= build
 IMPL        ?= reference
 LAB         ?= all
