@@ -8,6 +8,7 @@
 #include <set>
 
 #include "report_support.hpp"
+#include "timing.hpp"
 
 namespace bench {
 namespace {
@@ -21,12 +22,6 @@ constexpr std::int64_t kErrorNnz = 1'000'000;
 template <class Keep>
 const Record* fastest(const std::vector<Record>& g, Keep keep) {
     return best_of(g, keep, [](const Record& r) { return -r.ms; });
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /// Time over the best kit kernel's, per rule, summed in logs for a geometric mean.
@@ -84,8 +79,8 @@ void check_format_choice(Checker& c, const std::vector<std::vector<const Record*
                     fmt(" %.3f", pick_rule.geomean()) + ", csr-vector" + fmt(" %.3f", vector_rule.geomean()) +
                     ", cuSPARSE CSR" + fmt(" %.3f", cusparse_rule.geomean()));
     for (const auto& [kernel, e] : errors)
-        c.check(median(e) <= kMedianErrorTarget, "lab 08 median |predicted/measured - 1| <= 20% for " + kernel + " (> 1M nnz)",
-                fmt("%.1f%%", 100 * median(e)) + " over " + std::to_string(e.size()) + " matrix/precision pairs");
+        c.check(kit::median(e) <= kMedianErrorTarget, "lab 08 median |predicted/measured - 1| <= 20% for " + kernel + " (> 1M nnz)",
+                fmt("%.1f%%", 100 * kit::median(e)) + " over " + std::to_string(e.size()) + " matrix/precision pairs");
 }
 
 }  // namespace bench

@@ -4,6 +4,8 @@
 #include <unordered_set>
 
 #include "dense.hpp"
+#include "dia.hpp"
+#include "ell.hpp"
 #include "format_choice.hpp"
 #include "kit_error.hpp"
 
@@ -49,7 +51,11 @@ std::vector<index_t> row_offsets_of(const CooMatrix& A) {
 }
 
 bool padding_accepted(count_t slots, count_t nnz) {
-    return static_cast<double>(slots) <= 3.0 * static_cast<double>(nnz) + static_cast<double>(1 << 16);
+    // The containers' own default limits, which ELL and DIA share.
+    constexpr EllLimits ell{};
+    constexpr DiaLimits dia{};
+    static_assert(ell.max_fill == dia.max_fill && ell.floor_slots == dia.floor_slots, "ELL and DIA limits differ");
+    return static_cast<double>(slots) <= ell.max_fill * static_cast<double>(nnz) + static_cast<double>(ell.floor_slots);
 }
 
 ModelReport model_report(const CooMatrix& A, Precision precision, const DeviceParams& params) {
@@ -62,7 +68,8 @@ ModelReport model_report(const CooMatrix& A, Precision precision, const DevicePa
     out.inputs.bcsr_blocks = count_blocks(A, out.inputs.bcsr_r, out.inputs.bcsr_c);
     out.inputs.hyb_width = hyb_width_of(out.pmf);
     out.hyb = hyb_split(out.pmf, out.inputs.hyb_width);
-    const count_t pitch = (static_cast<count_t>(A.rows) + 31) / 32 * 32;
+    const count_t pitch = (static_cast<count_t>(A.rows) + out.inputs.pitch_multiple - 1) / out.inputs.pitch_multiple *
+                          out.inputs.pitch_multiple;
     for (ModelFormat f : {ModelFormat::coo, ModelFormat::csr, ModelFormat::ell, ModelFormat::hyb, ModelFormat::dia,
                           ModelFormat::bcsr, ModelFormat::dense}) {
         FormatStorage s{f, predicted_bytes(f, out.pmf, out.inputs, vb), true};

@@ -18,6 +18,7 @@
 #include "cli_args.hpp"
 #include "commands.hpp"
 #include "format_model.hpp"
+#include "generators.hpp"
 #include "kit_error.hpp"
 #include "variants.hpp"
 
@@ -39,15 +40,6 @@ constexpr index_t kShortRows = 1 << 22;  // this many one-entry rows: the rows d
 constexpr index_t kSectorRows = 1 << 17;  // rows of kSectorRowLength random entries for sector_gbs
 constexpr int kSectorRowLength = 64;
 
-CooMatrix example_4x4() {
-    CooMatrix A;
-    A.rows = A.cols = 4;
-    const int rows[] = {0, 0, 1, 1, 2, 2, 2, 3, 3}, cols[] = {0, 1, 1, 2, 0, 2, 3, 1, 3};
-    for (int k = 0; k < 9; ++k) A.add(rows[k], cols[k], 1.0);
-    A.normalize();
-    return A;
-}
-
 CooMatrix one_long_row(index_t n) {
     CooMatrix A;
     A.rows = 1;
@@ -57,7 +49,9 @@ CooMatrix one_long_row(index_t n) {
     return A;
 }
 
-/// rows x 64 entries at random columns: long enough rows that csr-scalar's lines overflow L1.
+/// rows x exactly kSectorRowLength entries at random columns (kit::generate_random varies the
+/// row lengths, and the atomic figure assumes every warp's 32 lanes hit one row): long enough
+/// rows that csr-scalar's lines overflow L1.
 CooMatrix random_rows(index_t rows) {
     CooMatrix A;
     A.rows = A.cols = rows;
@@ -114,7 +108,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     p.device = c.device;
     p.bandwidth_gbs = c.gbs;
 
-    p.launch_us = cold_ms("csr-scalar", example_4x4()) * 1e3;
+    p.launch_us = cold_ms("csr-scalar", example4x4()) * 1e3;
     const double launch_ns = p.launch_us * 1e3;
     const CooMatrix row = one_long_row(kLongRow);
     p.step_ns = per_step_ns(cold_ms("csr-scalar", row), launch_ns, kLongRow);
