@@ -131,7 +131,7 @@ say = $(if $(filter 1,$(V)),,$(if $(KIT_PROGRESS),@scripts/build/progress.sh ste
 # A goal that builds through build_goals, named beside other goals (make -j16 all spmv-bench),
 # would build the same objects in two makes at once, and one could link what the other is
 # still writing: this make then takes its goals one after another (each sub-make keeps -j).
-ifneq ($(filter all run test verify-starter bench bench-gemv bench-validate,$(MAKECMDGOALS)),)
+ifneq ($(filter all kit run test verify-starter bench bench-gemv bench-validate,$(MAKECMDGOALS)),)
 ifneq ($(words $(MAKECMDGOALS)),1)
 .NOTPARALLEL:
 endif
@@ -237,7 +237,7 @@ TEST_BINS    = $(foreach l,$(SEL_LABS),$(BUILD)/$(IMPL)/bin/test_$(l) $(if $(cal
 DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(IMPL)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
 
-.PHONY: all binaries deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
+.PHONY: all binaries kit deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
 
 ## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
 all:
@@ -254,6 +254,10 @@ features:
 	@if [ "$(HAVE_ZLIB)" = 0 ]; then echo "note: gzip input (.mtx.gz) unsupported: zlib.h missing (run 'make deps': zlib1g-dev)"; fi
 	@if [ "$(HAVE_BZIP2)" = 0 ]; then echo "note: bzip2 input (.mtx.bz2) unsupported: bzlib.h missing (run 'make deps': libbz2-dev)"; fi
 	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest headers missing: run 'make deps'" >&2; exit 1; fi
+
+## kit            build spmv-kit only (the ./spmv-kit front end does, when its binary is out of date)
+kit:
+	$(call build_goals,features $(KIT_BIN))
 
 ## deps           install missing Debian/Ubuntu packages (as root), or print the command to run
 deps:

@@ -101,6 +101,12 @@ void parse_block(const std::string& s, RunOptions& opt) {
     opt.tunables["block_c"] = c;
 }
 
+/// The report of a variant this machine cannot run (which variant, and why); exit status 2.
+int report_skipped(const std::string& what, const std::string& why) {
+    std::printf("variant    %s\nresult     SKIPPED: %s\n", what.c_str(), why.c_str());
+    return 2;
+}
+
 }  // namespace
 
 int cmd_run(const std::vector<std::string>& argv) {
@@ -136,18 +142,13 @@ int cmd_run(const std::vector<std::string>& argv) {
             return 1;
         }
         // The model predicts CUDA kernels; a build without CUDA has none of them to run.
-        if (!registry().find(format, Backend::cuda) && backend_unavailable(Backend::cuda)) {
-            std::printf("variant    %s on cuda\nresult     SKIPPED: %s\n", format.c_str(),
-                        backend_unavailable(Backend::cuda)->c_str());
-            return 2;
-        }
+        if (!registry().find(format, Backend::cuda) && backend_unavailable(Backend::cuda))
+            return report_skipped(format + " on cuda", *backend_unavailable(Backend::cuda));
     }
     const Variant& v = pick_variant(format, a.get("--backend"));
-    if (auto why = backend_unavailable(v.backend)) {
-        std::printf("variant    %s on %s (%s step %d)\nresult     SKIPPED: %s\n", v.name.c_str(),
-                    to_string(v.backend).c_str(), v.lab.c_str(), v.step, why->c_str());
-        return 2;
-    }
+    if (auto why = backend_unavailable(v.backend))
+        return report_skipped(v.name + " on " + to_string(v.backend) + " (" + v.lab + " step " + std::to_string(v.step) + ")",
+                              *why);
     const Reference ref = make_reference(loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0]),
                                          a.get("--vectors", "auto"));
     const CooMatrix& A = ref.matrix();
