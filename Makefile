@@ -236,6 +236,7 @@ has_hidden   = $(wildcard tests/hidden/$(1)/*.cpp)
 TEST_BINS    = $(foreach l,$(SEL_LABS),$(BUILD)/$(IMPL)/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/$(IMPL)/bin/test_$(l)_hidden))
 DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(IMPL)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
+KIT_GOALS    = features $(KIT_BIN)
 
 .PHONY: all binaries kit deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
 
@@ -257,7 +258,7 @@ features:
 
 ## kit            build spmv-kit only (the ./spmv-kit front end does, when its binary is out of date)
 kit:
-	$(call build_goals,features $(KIT_BIN))
+	$(call build_goals,$(KIT_GOALS))
 
 ## deps           install missing Debian/Ubuntu packages (as root), or print the command to run
 deps:
@@ -265,7 +266,7 @@ deps:
 
 ## run            every format and backend on the 4x4 example and rdb450, as one table
 run: deps
-	$(call build_goals,features $(KIT_BIN))
+	$(call build_goals,$(KIT_GOALS))
 	@$(KIT_BIN) table matrices/example4x4.mtx matrices/rdb450.mtx
 
 ## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line

@@ -68,8 +68,7 @@ ModelReport model_report(const CooMatrix& A, Precision precision, const DevicePa
     out.inputs.bcsr_blocks = count_blocks(A, out.inputs.bcsr_r, out.inputs.bcsr_c);
     out.inputs.hyb_width = hyb_width_of(out.pmf);
     out.hyb = hyb_split(out.pmf, out.inputs.hyb_width);
-    const count_t pitch = (static_cast<count_t>(A.rows) + out.inputs.pitch_multiple - 1) / out.inputs.pitch_multiple *
-                          out.inputs.pitch_multiple;
+    const count_t pitch = out.inputs.pitch_for(A.rows);
     for (ModelFormat f : {ModelFormat::coo, ModelFormat::csr, ModelFormat::ell, ModelFormat::hyb, ModelFormat::dia,
                           ModelFormat::bcsr, ModelFormat::dense}) {
         FormatStorage s{f, predicted_bytes(f, out.pmf, out.inputs, vb), true};

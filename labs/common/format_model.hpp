@@ -59,6 +59,9 @@ struct StorageInputs {
     count_t bcsr_blocks = 0;      ///< nonempty r x c blocks (exact count)
     index_t hyb_width = 0;        ///< K of the HYB container (kit::hyb_ell_width)
     index_t pitch_multiple = 32;  ///< ELL and DIA pitch alignment (the containers' default)
+    /// @brief The ELL and DIA pitch of `rows` rows: rounded up to pitch_multiple, as the
+    /// containers store them (pitch_multiple must be at least 1). @param rows [in] N
+    count_t pitch_for(count_t rows) const { return (rows + pitch_multiple - 1) / pitch_multiple * pitch_multiple; }
 };
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());

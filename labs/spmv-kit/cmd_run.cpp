@@ -142,8 +142,8 @@ int cmd_run(const std::vector<std::string>& argv) {
             return 1;
         }
         // The model predicts CUDA kernels; a build without CUDA has none of them to run.
-        if (!registry().find(format, Backend::cuda) && backend_unavailable(Backend::cuda))
-            return report_skipped(format + " on cuda", *backend_unavailable(Backend::cuda));
+        if (auto why = backend_unavailable(Backend::cuda); why && !registry().find(format, Backend::cuda))
+            return report_skipped(format + " on cuda", *why);
     }
     const Variant& v = pick_variant(format, a.get("--backend"));
     if (auto why = backend_unavailable(v.backend))

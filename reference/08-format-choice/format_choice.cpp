@@ -71,10 +71,10 @@ HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
 
 count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes) {
     if (in.pitch_multiple < 1) throw Error("predicted_bytes: pitch_multiple must be at least 1");
-    // BEGIN SOLUTION(step 2: the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions)
+    // BEGIN SOLUTION(step 2: the pitch is in.pitch_for(rows); ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions)
     // STARTER: kit::todo("08-format-choice", 2, "predicted_bytes");
     const count_t N = pmf.rows, M = pmf.cols, nnz = pmf.nnz;
-    const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
+    const count_t pitch = in.pitch_for(N);
     switch (format) {
         case ModelFormat::coo: return coo_bytes(N, M, nnz, value_bytes);
         case ModelFormat::csr: return csr_bytes(N, M, nnz, value_bytes);
@@ -103,9 +103,9 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
-    const count_t pitch = (N + in.pitch_multiple - 1) / in.pitch_multiple * in.pitch_multiple;
+    k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
+    const count_t pitch = in.pitch_for(N);
     const HybSplit split = hyb_split(pmf, in.hyb_width);
-    k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);
     const double bandwidth = p.bandwidth_gbs * 1e9;              // B/s
     const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
     const double clock = p.clock_ghz * 1e9;                      // F_S

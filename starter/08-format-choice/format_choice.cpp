@@ -31,7 +31,7 @@ HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
 
 count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes) {
     if (in.pitch_multiple < 1) throw Error("predicted_bytes: pitch_multiple must be at least 1");
-    // TODO(08-format-choice step 2): the pitch is rows rounded up to pitch_multiple; ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions
+    // TODO(08-format-choice step 2): the pitch is in.pitch_for(rows); ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions
     kit::todo("08-format-choice", 2, "predicted_bytes");
 }
 
