@@ -69,15 +69,17 @@ inline count_t bcsr_bytes(count_t rows, count_t cols, count_t blocks, count_t r,
     return (block_rows + 1) * 4 + blocks * 4 + blocks * r * c * value_bytes + vector_bytes(rows, cols, value_bytes);
 }
 
-/// @brief CSR5: the CSR arrays, tile_ptr (4 B per tile + 1), and the tile descriptors as
-/// stored: one 8-byte word per lane of each complete tile, plus the empty_offset_ptr and
-/// empty_offset lists (4 B per entry) of tiles that hold empty rows.
+/// @brief CSR5: the CSR arrays, tile_ptr (4 B per tile + 1), the tile descriptors as read
+/// (`descriptor_bytes` per lane of each complete tile: 8 for the whole 64-bit word, 4 where
+/// only its bit_flag half is read), plus the empty_offset_ptr and empty_offset lists (4 B per
+/// entry) of tiles that hold empty rows.
 /// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param tiles [in] tiles
-/// @param descriptor_words [in] 8-byte lane descriptors  @param empty_offset_entries [in] entries of both lists
-/// @param value_bytes [in] sizeof(T)
-inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t descriptor_words,
-                          count_t empty_offset_entries, count_t value_bytes) {
-    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + descriptor_words * 8 + empty_offset_entries * 4;
+/// @param descriptor_lanes [in] lanes of the complete tiles  @param descriptor_bytes [in] bytes read per lane
+/// @param empty_offset_entries [in] entries of both lists  @param value_bytes [in] sizeof(T)
+inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t descriptor_lanes,
+                          count_t descriptor_bytes, count_t empty_offset_entries, count_t value_bytes) {
+    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + descriptor_lanes * descriptor_bytes +
+           empty_offset_entries * 4;
 }
 
 /// @brief Dense (GEMV): all rows*cols values, however many are zero (padding rows of lda > rows
@@ -136,11 +138,12 @@ count_t bcsr_bytes_of(const Matrix& m, count_t value_bytes) {
     return bcsr_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
 }
 
-/// @brief CSR5 bytes of a CSR5 container, its descriptors as stored.
+/// @brief CSR5 bytes of a CSR5 container, its descriptors read `descriptor_bytes` per lane.
 /// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+/// @param descriptor_bytes [in] 8: the whole tile_desc word (CPU); 4: its bit_flag half (GPU)
 template <class Matrix>
-count_t csr5_bytes_of(const Matrix& m, count_t value_bytes) {
-    return csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), static_cast<count_t>(m.tile_desc.size()),
+count_t csr5_bytes_of(const Matrix& m, count_t value_bytes, count_t descriptor_bytes = 8) {
+    return csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), static_cast<count_t>(m.tile_desc.size()), descriptor_bytes,
                       static_cast<count_t>(m.empty_offset_ptr.size() + m.empty_offset.size()), value_bytes);
 }
 

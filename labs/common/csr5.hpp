@@ -12,7 +12,10 @@
 ///   the row of each tile's first entry; the last word is `rows`. Bit 31 (the sign bit when
 ///   read as int32) is set on a complete tile whose span of rows contains an empty row.
 /// - **tile_desc**: for every complete tile, one 64-bit word per lane, plus the
-///   empty_offset lists of the tiles that need one.
+///   empty_offset lists of the tiles that need one. The GPU keeps only the bit_flag half of
+///   each word (DeviceCsr5::bit_flag): a warp recomputes y_offset and seg_offset from the
+///   bit_flags of its lanes (csr5_seg_offset_of, and a prefix sum of their popcounts): a
+///   few instructions instead of 4 of the 8 bytes a lane, in a kernel bound by memory.
 ///
 /// A tile is split into *segments*: a segment starts at every entry that starts a row, and
 /// at the tile's first entry (even inside a row: that segment is the tile's *carry*, the
@@ -87,6 +90,27 @@ KIT_HOST_DEVICE inline std::uint32_t csr5_bit_flag(std::uint64_t desc) { return 
 KIT_HOST_DEVICE inline int csr5_y_offset(std::uint64_t desc) { return static_cast<int>((desc >> 32) & 0xffffu); }
 /// @brief Lanes after this one that start no segment. @param desc [in] tile_desc word of one lane
 KIT_HOST_DEVICE inline int csr5_seg_offset(std::uint64_t desc) { return static_cast<int>(desc >> 48); }
+/// @brief Index of the lowest set bit of v (v != 0). @param v [in] a nonzero word
+KIT_HOST_DEVICE inline int csr5_lowest_set_bit(std::uint32_t v) {
+#if defined(__CUDA_ARCH__)
+    return __ffs(v) - 1;
+#else
+    return __builtin_ctz(v);
+#endif
+}
+/// @brief seg_offset recomputed from the bit_flags of a tile's lanes, as the GPU kernel does.
+///
+/// `starts` has bit i set when lane i of the tile has a bit_flag (a warp gets it from one
+/// __ballot_sync); bits at or above omega are ignored. The result is the number of lanes after
+/// `lane` up to the next lane that starts a segment, or up to the end of the tile: the
+/// seg_offset the conversion stores. Valid for omega <= 32.
+/// @param starts [in] lanes that start a segment  @param lane [in] 0..omega-1  @param omega [in] 1..32
+KIT_HOST_DEVICE inline int csr5_seg_offset_of(std::uint32_t starts, int lane, int omega) {
+    const int after = omega - 1 - lane;  // lanes after this one, at most 31
+    if (after == 0) return 0;
+    const std::uint32_t later = (starts >> (lane + 1)) & ((1u << after) - 1u);
+    return later != 0 ? csr5_lowest_set_bit(later) : after;
+}
 /// @brief Packs one lane's descriptor word (see the file comment).
 /// @param bit_flag [in] flags of the lane's entries  @param y_offset [in] < 2^16  @param seg_offset [in] < 2^16
 inline std::uint64_t csr5_pack_desc(std::uint32_t bit_flag, int y_offset, int seg_offset) {
@@ -145,11 +169,12 @@ struct Csr5View {
     index_t tail_row_end;             ///< one past the row of the last entry
     const index_t* row_ptr;           ///< rows+1 CSR offsets (unchanged)
     const std::uint32_t* tile_ptr;    ///< tiles+1 words: row of each tile's first entry, empty-rows flag
-    const std::uint64_t* tile_desc;   ///< full_tiles*omega lane descriptors, tile-major
+    const std::uint64_t* tile_desc;   ///< host views: full_tiles*omega lane descriptors, tile-major (device views: null)
     const index_t* empty_offset_ptr;  ///< full_tiles+1 offsets into empty_offset (empty list: no flag)
     const index_t* empty_offset;      ///< per flagged tile: row - tile_row of each of its segments
     const index_t* col_idx;           ///< column per entry, complete tiles transposed
     const T* vals;                    ///< value per entry, complete tiles transposed
+    const std::uint32_t* bit_flag;    ///< device views: the bit_flag of every tile_desc word, alone (host views: null)
     T* carry;                         ///< device views: full_tiles scratch values for the carries (host views: null)
 };
 
@@ -197,7 +222,8 @@ struct Csr5 {
                 row_ptr.data(), tile_ptr.data(),
                 tile_desc.data(), empty_offset_ptr.data(),
                 empty_offset.data(), col_idx.data(),
-                vals.data(),    nullptr};
+                vals.data(),    nullptr,
+                nullptr};
     }
 };
 

@@ -12,24 +12,46 @@ namespace kernel {
 
 constexpr unsigned kFullMask = 0xffffffffu;  ///< every lane of the warp takes part in a shuffle
 constexpr int kBlock = 256;  ///< threads per CUDA block: a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps
+constexpr int kChunk = 4;    ///< entries of a lane loaded before any is added: their loads are in flight together
 
 /// Phase 1. OMEGA consecutive threads (a warp, or an aligned part of one) own one complete
 /// tile; thread `lane` owns the tile's column `lane`. At step j the OMEGA threads read the
 /// neighbouring entries base + j*OMEGA + lane (the point of the transposed layout). Each
 /// thread closes a segment at every bit_flag; shuffles of width OMEGA finish the segments
 /// that cross lanes. Threads past the last tile carry no entries but still take part in
-/// every shuffle, so the full mask is always right.
+/// every shuffle and ballot, so the full mask is always right.
+///
+/// Only the bit_flags are loaded (4 bytes a lane): y_offset is the number of flags in the
+/// lanes before, a prefix sum of popcounts; seg_offset comes from a ballot of the lanes that
+/// start a segment. A tile that begins in the row the next tile begins in lies inside that
+/// row, so its only flag is the carry's (lane 0, entry 0) and it loads no bit_flags at all.
 template <class T, int OMEGA>
 __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 4: tile = thread / OMEGA, lane = thread % OMEGA; per-lane sums closed at each bit_flag; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile])
+    // BEGIN SOLUTION(step 4: tile = thread / OMEGA, lane = thread % OMEGA; bit_flags from A.bit_flag (or only lane 0's entry 0 when the next tile starts in the same row); y_offset = exclusive __shfl_up_sync scan of __popc(flags); seg_offset = csr5_seg_offset_of(ballot of lanes with flags, shifted to the tile's first lane); per-lane sums closed at each bit_flag, loads a chunk at a time; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile])
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const index_t tile = static_cast<index_t>(thread / OMEGA);
     const int lane = threadIdx.x % OMEGA;
     const bool active = tile < A.full_tiles;
-    const std::uint64_t desc = active ? A.tile_desc[static_cast<long long>(tile) * OMEGA + lane] : 0;
-    const std::uint32_t flags = csr5_bit_flag(desc);
     const std::uint32_t tile_word = active ? A.tile_ptr[tile] : 0;
     const index_t tile_row = csr5_tile_row(tile_word);
+    const bool inside_one_row = active && tile_row == csr5_tile_row(A.tile_ptr[tile + 1]);
+    std::uint32_t flags = 0;
+    if (inside_one_row) flags = lane == 0 ? 1u : 0u;
+    else if (active) flags = A.bit_flag[static_cast<long long>(tile) * OMEGA + lane];
+
+    // The two other descriptor fields, recomputed. y_offset: inclusive scan of the lanes'
+    // segment counts, minus the lane's own. seg_offset: bit i of `starts` is lane i of the tile.
+    const int own_segments = __popc(flags);
+    int y_offset = own_segments;
+    for (int d = 1; d < OMEGA; d *= 2) {
+        const int from = __shfl_up_sync(kFullMask, y_offset, d, OMEGA);
+        if (lane >= d) y_offset += from;
+    }
+    y_offset -= own_segments;
+    const int tile_first_lane = threadIdx.x % kWarpSize - lane;  // where the tile's lanes begin in the warp
+    const std::uint32_t starts = __ballot_sync(kFullMask, flags != 0) >> tile_first_lane;
+    const int seg_offset = csr5_seg_offset_of(starts, lane, OMEGA);
+
     const index_t* row_of_segment =
         csr5_tile_has_empty_rows(tile_word) ? A.empty_offset + A.empty_offset_ptr[tile] : nullptr;
     // Segment 0 may continue a row of an earlier tile: it goes to the carry, never to y.
@@ -39,19 +61,31 @@ __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict
     };
 
     const long long base = static_cast<long long>(tile) * OMEGA * A.sigma;
-    int segment = csr5_y_offset(desc);
+    int segment = y_offset;
     bool started = false;
     T head = 0, sum = 0;
-    for (int j = 0; j < A.sigma; ++j) {
-        if (flags >> j & 1u) {
-            if (started) write(segment++, sum);  // a segment that lies inside this lane
-            else head = sum;
-            started = true;
-            sum = 0;
+    for (int j0 = 0; j0 < A.sigma; j0 += kChunk) {
+        // An entry the lane does not have (past sigma, or past the last tile) loads entry 0
+        // and counts 0: no branch, so the chunk's loads go out together.
+        T product[kChunk];
+#pragma unroll
+        for (int i = 0; i < kChunk; ++i) {
+            const int j = j0 + i;
+            const bool mine = active && j < A.sigma;
+            const long long k = mine ? base + static_cast<long long>(j) * OMEGA + lane : 0;
+            const T p = A.vals[k] * __ldg(&x[A.col_idx[k]]);
+            product[i] = mine ? p : T(0);
         }
-        if (active) {
-            const long long k = base + static_cast<long long>(j) * OMEGA + lane;
-            sum += A.vals[k] * __ldg(&x[A.col_idx[k]]);
+#pragma unroll
+        for (int i = 0; i < kChunk; ++i) {
+            const int j = j0 + i;
+            if (j < A.sigma && (flags >> j & 1u)) {
+                if (started) write(segment++, sum);  // a segment that lies inside this lane
+                else head = sum;
+                started = true;
+                sum = 0;
+            }
+            sum += product[i];  // 0 past the lane's last entry
         }
     }
     if (!started) head = sum;  // no row starts here: the whole lane continues its left neighbour's segment
@@ -59,7 +93,7 @@ __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict
     // Fast segmented sum: v = head of the next lane, summed over lanes lane .. lane + seg_offset.
     T v = __shfl_down_sync(kFullMask, head, 1, OMEGA);
     if (lane == OMEGA - 1) v = 0;
-    const int end = lane + csr5_seg_offset(desc);
+    const int end = lane + seg_offset;
     for (int d = 1; d < OMEGA; d *= 2) {
         const T from = __shfl_down_sync(kFullMask, v, d, OMEGA);
         if (lane + d <= end) v += from;

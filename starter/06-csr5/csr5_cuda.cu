@@ -12,16 +12,22 @@ namespace kernel {
 
 constexpr unsigned kFullMask = 0xffffffffu;  ///< every lane of the warp takes part in a shuffle
 constexpr int kBlock = 256;  ///< threads per CUDA block: a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps
+constexpr int kChunk = 4;    ///< entries of a lane loaded before any is added: their loads are in flight together
 
 /// Phase 1. OMEGA consecutive threads (a warp, or an aligned part of one) own one complete
 /// tile; thread `lane` owns the tile's column `lane`. At step j the OMEGA threads read the
 /// neighbouring entries base + j*OMEGA + lane (the point of the transposed layout). Each
 /// thread closes a segment at every bit_flag; shuffles of width OMEGA finish the segments
 /// that cross lanes. Threads past the last tile carry no entries but still take part in
-/// every shuffle, so the full mask is always right.
+/// every shuffle and ballot, so the full mask is always right.
+///
+/// Only the bit_flags are loaded (4 bytes a lane): y_offset is the number of flags in the
+/// lanes before, a prefix sum of popcounts; seg_offset comes from a ballot of the lanes that
+/// start a segment. A tile that begins in the row the next tile begins in lies inside that
+/// row, so its only flag is the carry's (lane 0, entry 0) and it loads no bit_flags at all.
 template <class T, int OMEGA>
 __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(06-csr5 step 4): tile = thread / OMEGA, lane = thread % OMEGA; per-lane sums closed at each bit_flag; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile]
+    // TODO(06-csr5 step 4): tile = thread / OMEGA, lane = thread % OMEGA; bit_flags from A.bit_flag (or only lane 0's entry 0 when the next tile starts in the same row); y_offset = exclusive __shfl_up_sync scan of __popc(flags); seg_offset = csr5_seg_offset_of(ballot of lanes with flags, shifted to the tile's first lane); per-lane sums closed at each bit_flag, loads a chunk at a time; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile]
 }
 
 /// Phase 2. Each thread adds one tile's carry to y[tile_row]. Tiles inside one long row

@@ -163,3 +163,48 @@ TEST(Csr5, RefusesTileShapesTheDescriptorCannotHold) {
     EXPECT_THROW(convert(A, 2048, 4), kit::Error);  // y_offset and seg_offset have 16 bits
     EXPECT_THROW(convert(A, -1, 4), kit::Error);
 }
+
+// The GPU kernel loads only the bit_flags. It recomputes seg_offset with csr5_seg_offset_of
+// from the lanes that start a segment (a ballot), y_offset as the running count of flags in
+// the lanes before (a scan), and gives a tile that begins in the next tile's first row the
+// carry's flag alone. All three must agree with what the conversion stores.
+TEST(Csr5, DescriptorOffsetsFollowFromTheBitFlagsAsTheGpuDerivesThem) {
+    CooMatrix holes;  // every third row empty, and the run of rows 100..139
+    holes.rows = holes.cols = 300;
+    for (index_t i = 0; i < holes.rows; ++i) {
+        if (i % 3 == 0 || (i >= 100 && i < 140)) continue;
+        for (index_t k = 0; k <= (i * 7) % 5; ++k) holes.add(i, (i * 13 + k * 29) % holes.cols, 1.0);
+    }
+    const std::vector<CooMatrix> matrices = {kit::csr5_example8x8(), kit::generate_power_law(3000, 900, 1.0, 3),
+                                             kit::generate_stencil2d(20, 20), holes};
+    const std::vector<kit::Csr5Params> shapes = {{1, 1}, {2, 3}, {4, 4}, {8, 2}, {16, 5}, {32, 1}, {32, 4}, {32, 32}};
+    int tiles_checked = 0, tiles_in_one_row = 0;
+
+    for (const CooMatrix& A : matrices)
+        for (const kit::Csr5Params& shape : shapes) {
+            const auto m = convert(A, shape.omega, shape.sigma);
+            for (index_t t = 0; t < m.full_tiles(); ++t) {
+                const std::vector<std::uint32_t> flags = bit_flags(m, t);
+                const std::vector<int> y_offset = y_offsets(m, t), seg_offset = seg_offsets(m, t);
+                std::uint32_t starts = 0;
+                for (int lane = 0; lane < m.omega; ++lane) starts |= (flags[lane] != 0 ? 1u : 0u) << lane;
+                int before = 0;
+                for (int lane = 0; lane < m.omega; ++lane) {
+                    ASSERT_EQ(kit::csr5_seg_offset_of(starts, lane, m.omega), seg_offset[lane])
+                        << "omega " << m.omega << " sigma " << m.sigma << " tile " << t << " lane " << lane;
+                    ASSERT_EQ(before, y_offset[lane]) << "omega " << m.omega << " tile " << t << " lane " << lane;
+                    before += __builtin_popcount(flags[lane]);
+                }
+                if (kit::csr5_tile_row(m.tile_ptr[t]) == kit::csr5_tile_row(m.tile_ptr[t + 1])) {
+                    std::vector<std::uint32_t> carry_only(m.omega, 0);
+                    carry_only[0] = 1;
+                    ASSERT_EQ(flags, carry_only) << "omega " << m.omega << " sigma " << m.sigma << " tile " << t;
+                    ++tiles_in_one_row;
+                }
+                ++tiles_checked;
+            }
+        }
+
+    EXPECT_GT(tiles_checked, 1000);
+    EXPECT_GT(tiles_in_one_row, 10);  // the power-law matrix's long rows hold whole tiles
+}
