@@ -193,8 +193,9 @@ __global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_n_blocked(DenseView<T>
 /// column b = first_block + blockIdx.x, columns [b BS, b BS + BS), and marches down the block
 /// rows of its slice (blockIdx.y), starting at the (blockIdx.x mod count)-th of them and wrapping
 /// around: thread blocks of one slice then read different rows at any moment, not all the same
-/// row of columns lda apart (with lda a power of two those addresses would crowd the same
-/// memory channels). In block row I, chunk h (the left or right BS/2 columns), thread (tx, ty)
+/// row of columns lda apart (with lda a power of two those addresses can crowd the same
+/// memory channels). The start changes only the order of a thread block's additions, so y
+/// is the same on every run. In block row I, chunk h (the left or right BS/2 columns), thread (tx, ty)
 /// loads rows I BS + V tx .. + V-1 of columns b BS + h BS/2 + ty + k TY, k < EPT, one 16-byte
 /// load each: again TX threads read BS consecutive values of one column. Double buffering as in
 /// gemv_n_blocked. Each thread accumulates 2 EPT columns over the march, each over its V rows;
@@ -416,13 +417,14 @@ void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T*
     const bool edge = ny % BlockSize != 0;
     const index_t march = (nx + BlockSize - 1) / BlockSize;
     // The paper's grid has one thread block per block row: 31 for n = 2000, too few for a GPU
-    // of 100+ SMs. Slices of the march make the grid about one wave: as many thread blocks as
-    // the SMs hold at once (their registers decide how many).
+    // of 100+ SMs. Slices of the march make the grid up to one wave: as many thread blocks as
+    // the SMs hold at once (their registers decide how many). Not more: every thread block has
+    // the same work, and the few of a second wave would run on an almost idle GPU.
     const dim3 threads(BlockSize / kernel::kVec<T>, ThreadY);
     static const index_t wave_n = one_wave(kernel::gemv_n_blocked<T, BlockSize, ThreadY, false>, threads);
     static const index_t wave_t = one_wave(kernel::gemv_t_blocked<T, BlockSize, ThreadY, false>, threads);
     const index_t wanted = op == Transpose::no ? wave_n : wave_t;
-    const index_t slices_wanted = std::clamp<index_t>((wanted + full + edge - 1) / (full + edge), 1, march);
+    const index_t slices_wanted = std::clamp<index_t>(wanted / (full + edge), 1, march);
     const index_t per_slice = (march + slices_wanted - 1) / slices_wanted;
     const unsigned slices = static_cast<unsigned>((march + per_slice - 1) / per_slice);
     const SliceScratch<T> scratch = slices > 1 ? slice_scratch<T>(slices, ny, full + edge) : SliceScratch<T>{};

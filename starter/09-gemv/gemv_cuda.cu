@@ -113,8 +113,9 @@ __global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_n_blocked(DenseView<T>
 /// column b = first_block + blockIdx.x, columns [b BS, b BS + BS), and marches down the block
 /// rows of its slice (blockIdx.y), starting at the (blockIdx.x mod count)-th of them and wrapping
 /// around: thread blocks of one slice then read different rows at any moment, not all the same
-/// row of columns lda apart (with lda a power of two those addresses would crowd the same
-/// memory channels). In block row I, chunk h (the left or right BS/2 columns), thread (tx, ty)
+/// row of columns lda apart (with lda a power of two those addresses can crowd the same
+/// memory channels). The start changes only the order of a thread block's additions, so y
+/// is the same on every run. In block row I, chunk h (the left or right BS/2 columns), thread (tx, ty)
 /// loads rows I BS + V tx .. + V-1 of columns b BS + h BS/2 + ty + k TY, k < EPT, one 16-byte
 /// load each: again TX threads read BS consecutive values of one column. Double buffering as in
 /// gemv_n_blocked. Each thread accumulates 2 EPT columns over the march, each over its V rows;
