@@ -7,9 +7,10 @@
 /// beta == 0, y is not read (BLAS convention: an uninitialised y is fine).
 ///
 /// The blocked kernels cut A into square blocks of `BlockSize` (the paper's gemv_block_size)
-/// and run BlockSize x ThreadY threads per thread block (thread_x = BlockSize, thread_y =
-/// ThreadY). Each block is processed in two chunks of BlockSize/2 columns; a thread holds
-/// elements_per_thread = BlockSize / (2 ThreadY) values of a chunk in registers.
+/// and run (BlockSize / V) x ThreadY threads per thread block, V = 16 / sizeof(T) (thread_x =
+/// BlockSize / V, thread_y = ThreadY): each thread reads V neighbouring rows of a column with one
+/// 16-byte load. Each block is processed in two chunks of BlockSize/2 columns; a thread holds
+/// elements_per_thread = BlockSize / (2 ThreadY) such loads of a chunk in registers.
 #pragma once
 
 #include <string>
@@ -24,7 +25,7 @@ enum class Transpose { no, yes };
 
 /// @brief One launch shape of the blocked kernels: gemv_block_size x thread_y.
 struct GemvShape {
-    int block_size = 64;  ///< gemv_block_size: square block side and thread_x
+    int block_size = 64;  ///< gemv_block_size: square block side (thread_x = block_size / V)
     int thread_y = 4;     ///< thread_y: rows of threads per thread block
 };
 
@@ -61,6 +62,7 @@ void gemv_thread_per_output(Transpose op, T alpha, DenseView<T> A, const T* x, T
 /// per block row (or block column, transposed) marches across A; each block is read in two
 /// chunks, the next chunk prefetched into registers before the current one is used; partial
 /// sums are reduced through shared memory. Every load is bounds-checked (zeros outside A).
+/// Loads are 16 bytes wide (V rows) when lda is a multiple of V = 16 / sizeof(T), else scalar.
 /// @param op [in] transpose  @param alpha [in] scale  @param A [in] matrix (device)
 /// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
 template <class T, int BlockSize, int ThreadY>

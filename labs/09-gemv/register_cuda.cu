@@ -56,9 +56,9 @@ void register_lab_09_gemv_cuda(Registry& r) {
     r.add({"gemv-thread-t", Backend::cuda, "09-gemv", 2, "A^T stored; one thread per column (reads lda apart)",
            cuda_gemv(Transpose::yes, thread, false)});
     r.add({"gemv-blocked", Backend::cuda, "09-gemv", 3,
-           "64x4 threads per 64-row block row, marching right, two prefetched chunks per block",
+           "64-row block rows, 64x4 shape (16-byte loads), marching right, two prefetched chunks per block",
            cuda_gemv(Transpose::no, blocked, false)});
-    r.add({"gemv-blocked-t", Backend::cuda, "09-gemv", 3, "A^T stored; 64x4 threads per block column, marching down",
+    r.add({"gemv-blocked-t", Backend::cuda, "09-gemv", 3, "A^T stored; 64-column block columns, 64x4 shape, marching down",
            cuda_gemv(Transpose::yes, blocked, false)});
     r.add({"gemv-streamed", Backend::cuda, "09-gemv", 4,
            "full block rows unchecked; the partial one on a second stream; march split into slices",

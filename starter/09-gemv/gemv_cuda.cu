@@ -1,6 +1,7 @@
 /// @file
 /// Lab 09, steps 2 to 5: GEMV on the GPU, after Abdelfattah, Keyes and Ltaief. See handouts/09-gemv.md.
 #include <algorithm>
+#include <cstdint>
 
 #include "cuda_run.hpp"
 #include "gemv_kernels.hpp"
@@ -37,20 +38,22 @@ namespace kernel {
 /// adds the partial sums in slice order, so y does not depend on which slice ran first,
 /// writes y = alpha sum + beta y, and resets the ticket for the next call. One kernel, no
 /// pass over y before it, and the same result on every run.
-/// Called by every thread of the block: `owns` says whether the thread holds output `out`.
+/// Called by every thread of the block: `owns` says whether the thread holds output `out`,
+/// y_old is y[out] as read when the kernel started (nothing writes y before the last slice).
 template <class T>
-__device__ void finish_slices(T s, bool owns, index_t out, index_t block, T alpha, T beta, T* y,
+__device__ void finish_slices(T s, bool owns, index_t out, index_t block, T alpha, T beta, T y_old, T* y,
                               SliceScratch<T> scratch) {
     // TODO(09-gemv step 4): store this slice's partial, fence, take a ticket; the last slice sums the partials in slice order, writes y and resets the ticket
 }
 
 /// Writes the block's outputs: directly when the march is not split (step 3), else through
-/// finish_slices (step 4). Called by every thread of the block.
+/// finish_slices (step 4). Called by every thread of the block. y_old is y[out], read when
+/// the kernel started (see gemv_n_blocked).
 template <class T>
-__device__ void store_outputs(T s, bool owns, index_t out, index_t block, T alpha, T beta, T* y,
+__device__ void store_outputs(T s, bool owns, index_t out, index_t block, T alpha, T beta, T y_old, T* y,
                               SliceScratch<T> scratch) {
-    if (gridDim.y > 1) return finish_slices(s, owns, out, block, alpha, beta, y, scratch);
-    if (owns) y[out] = beta == T(0) ? alpha * s : alpha * s + beta * y[out];
+    if (gridDim.y > 1) return finish_slices(s, owns, out, block, alpha, beta, y_old, y, scratch);
+    if (owns) y[out] = beta == T(0) ? alpha * s : alpha * s + beta * y_old;
 }
 
 /// y <- beta y, one thread per element (0 when beta is 0, without reading y): op(A) x is
@@ -61,40 +64,91 @@ __global__ void scale_y(T beta, T* y, index_t n) {
     if (i < n) y[i] = beta == T(0) ? T(0) : beta * y[i];
 }
 
-/// Non-transposed, BS x TY threads (thread_x = BS, thread_y = TY), EPT = BS / (2 TY).
-/// Thread block (blockIdx.x) owns block row b = first_block + blockIdx.x, rows [b BS, b BS + BS);
-/// blockIdx.y picks the slice of block columns [s per_slice, (s+1) per_slice) it marches over.
-/// Each block is read in two chunks of BS/2 columns; in a chunk starting at column c0, thread
-/// (tx, ty) loads A(b BS + tx, c0 + ty + k TY) for k < EPT, so a warp (32 consecutive tx)
-/// reads 32 consecutive values of one column. The second chunk is loaded into registers
-/// before the first is used, and the next block's first chunk before the second is used.
-/// Threads with equal tx hold partial sums of y[b BS + tx]; thread_y of them are summed
-/// through shared memory. RowEdge: the block row may pass the last row (those threads load
-/// zeros: the matrix is padded with zeros in registers). A partial last block column is
-/// handled the same way, in every thread block.
-template <class T, int BS, int TY, bool RowEdge>
-__global__ void __launch_bounds__(BS * TY) gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
-                                                         T* y, index_t first_block, index_t per_slice,
-                                                         SliceScratch<T> scratch) {
-    // TODO(09-gemv step 3): march over block columns, two chunks each, prefetch the next chunk into registers, reduce over threadIdx.y in shared memory
+/// Values of T in one 16-byte load: 4 floats (float4) or 2 doubles (double2).
+template <class T>
+constexpr int kVec = 16 / static_cast<int>(sizeof(T));
+
+/// A(r .. r+V-1, c), V = kVec<T> neighbours in one column, into v. fast: one 16-byte load (the
+/// caller knows the V rows are inside A and 16-byte aligned). Otherwise V scalar loads, zero
+/// where `in` is false or the row is past the last: the matrix padded with zeros in registers.
+__device__ inline void load_rows(const float* p, bool fast, bool in, index_t rows_left, float (&v)[4]) {
+    if (fast) {
+        const float4 q = __ldg(reinterpret_cast<const float4*>(p));
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < 4; ++i) v[i] = in && i < rows_left ? p[i] : 0.0f;
+}
+__device__ inline void load_rows(const double* p, bool fast, bool in, index_t rows_left, double (&v)[2]) {
+    if (fast) {
+        const double2 q = __ldg(reinterpret_cast<const double2*>(p));
+        v[0] = q.x, v[1] = q.y;
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < 2; ++i) v[i] = in && i < rows_left ? p[i] : 0.0;
 }
 
-/// Transposed, BS x TY threads, EPT = BS / (2 TY). Thread block (blockIdx.x) owns block column
-/// b = first_block + blockIdx.x, columns [b BS, b BS + BS), and marches down the block rows of
-/// its slice (blockIdx.y). In block row I, chunk h (the left or right BS/2 columns), thread
-/// (tx, ty) loads A(I BS + tx, b BS + h BS/2 + ty + k TY) for k < EPT: again a warp reads 32
-/// consecutive values of one column. Double buffering as in gemv_n_blocked. Each thread
-/// accumulates 2 EPT columns over the whole march; the partial sums of one column (all tx)
-/// are reduced by shuffles inside each warp, then across the BS/32 warps of a thread row in
-/// shared memory. ColEdge: the block column may pass the last column (zeros in registers).
+/// Non-transposed. BS = gemv_block_size, V = kVec<T>; TX x TY threads with TX = BS / V
+/// (thread_y = TY), EPT = BS / (2 TY). Thread block (blockIdx.x) owns block row
+/// b = first_block + blockIdx.x, rows [b BS, b BS + BS); blockIdx.y picks the slice of block
+/// columns [s per_slice, (s+1) per_slice) it marches over. Each block is read in two chunks of
+/// BS/2 columns; in a chunk starting at column c0, thread (tx, ty) loads the V rows
+/// b BS + V tx .. b BS + V tx + V-1 of columns c0 + ty + k TY, k < EPT, one 16-byte load each,
+/// so TX neighbouring threads read BS consecutive values of one column. The second chunk is
+/// loaded into registers before the first is used, and the next block's first chunk before
+/// the second is used. Thread (tx, ty) holds V partial sums, of rows b BS + V tx + v; the
+/// TY partial sums of a row are added through shared memory. RowEdge: the block row may pass
+/// the last row (those loads are scalar and checked). vec: lda is a multiple of V and A 16-byte
+/// aligned, so every column starts on a 16-byte boundary (else every load is scalar).
+template <class T, int BS, int TY, bool RowEdge>
+__global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
+                                                                   T beta, T* y, index_t first_block, index_t per_slice,
+                                                                   SliceScratch<T> scratch, bool vec) {
+    // TODO(09-gemv step 3): read y early, march over block columns, two chunks each of V-row loads, prefetch the next chunk into registers, reduce over threadIdx.y in shared memory
+}
+
+/// Transposed, TX x TY threads as in gemv_n_blocked. Thread block (blockIdx.x) owns block
+/// column b = first_block + blockIdx.x, columns [b BS, b BS + BS), and marches down the block
+/// rows of its slice (blockIdx.y), starting at the (blockIdx.x mod count)-th of them and wrapping
+/// around: thread blocks of one slice then read different rows at any moment, not all the same
+/// row of columns lda apart (with lda a power of two those addresses can crowd the same
+/// memory channels). The start changes only the order of a thread block's additions, so y
+/// is the same on every run. In block row I, chunk h (the left or right BS/2 columns), thread (tx, ty)
+/// loads rows I BS + V tx .. + V-1 of columns b BS + h BS/2 + ty + k TY, k < EPT, one 16-byte
+/// load each: again TX threads read BS consecutive values of one column. Double buffering as in
+/// gemv_n_blocked. Each thread accumulates 2 EPT columns over the march, each over its V rows;
+/// the partial sums of one column (all tx) are reduced by shuffles inside each warp, then
+/// across the TX/32 warps of a thread row (when TX > 32) in shared memory. ColEdge: the block
+/// column may pass the last column (zeros in registers). The last block row may pass the last
+/// row: its loads are scalar and checked.
 template <class T, int BS, int TY, bool ColEdge>
-__global__ void __launch_bounds__(BS * TY) gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
-                                                         T* y, index_t first_block, index_t per_slice,
-                                                         SliceScratch<T> scratch) {
-    // TODO(09-gemv step 3): march down block rows, two chunks each with prefetch, accumulate 2*EPT columns per thread, reduce over threadIdx.x
+__global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
+                                                                   T beta, T* y, index_t first_block, index_t per_slice,
+                                                                   SliceScratch<T> scratch, bool vec) {
+    // TODO(09-gemv step 3): read y early, march down block rows from a staggered start, two chunks each of V-row loads with prefetch, accumulate 2*EPT columns per thread, reduce over threadIdx.x
 }
 
 }  // namespace kernel
+
+/// Whether gemv_n_blocked and gemv_t_blocked support gemv_block_size x thread_y in T: the block
+/// side a power of two >= 32 (so TX = BS / V threads of a thread row fill warps evenly), both
+/// chunks split evenly among thread_y (BS a multiple of 2 TY), at least one thread per output
+/// (TX TY >= BS, that is TY >= V) and at most 1024 threads.
+template <class T>
+constexpr bool shape_supported(int block_size, int thread_y) {
+    const int v = kernel::kVec<T>;
+    return block_size >= 32 && (block_size & (block_size - 1)) == 0 && thread_y >= v && block_size % (2 * thread_y) == 0 &&
+           block_size / v * thread_y <= 1024;
+}
+
+/// Whether every column of A starts on a 16-byte boundary, so that the kernels may read V rows
+/// with one 16-byte load: lda a multiple of V and A itself aligned (cudaMalloc gives 256 bytes).
+template <class T>
+bool vector_loads(DenseView<T> A) {
+    return A.lda % kernel::kVec<T> == 0 && reinterpret_cast<std::uintptr_t>(A.vals) % 16 == 0;
+}
 
 template <class T>
 void gemv_thread_per_output(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
@@ -104,9 +158,10 @@ void gemv_thread_per_output(Transpose op, T alpha, DenseView<T> A, const T* x, T
 
 template <class T, int BlockSize, int ThreadY>
 void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
-    static_assert(BlockSize % 32 == 0 && BlockSize % (2 * ThreadY) == 0 && BlockSize * ThreadY <= 1024,
-                  "gemv_block_size must be a multiple of 32 and of 2 thread_y, with at most 1024 threads");
-    // TODO(09-gemv step 3): one thread block of BlockSize x ThreadY per block row or block column, every block checked, one slice
+    static_assert(shape_supported<T>(BlockSize, ThreadY),
+                  "gemv_block_size: a power of two >= 32 and a multiple of 2 thread_y; thread_y >= 16 / sizeof(T), "
+                  "so that the block's gemv_block_size outputs each have a thread; at most 1024 threads");
+    // TODO(09-gemv step 3): one thread block of (BlockSize / V) x ThreadY per block row or block column, every block checked, one slice; vector loads only when vector_loads(A)
     kit::todo("09-gemv", 3, "cuda::gemv_blocked launch");
 }
 
@@ -169,12 +224,21 @@ int sm_count() {
     return n;
 }
 
+/// Thread blocks of `kernel` (with `threads` threads each) that the whole GPU runs at once.
+template <class Kernel>
+index_t one_wave(Kernel* kernel, dim3 threads) {
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads.x * threads.y), 0));
+    return static_cast<index_t>(std::max(1, per_sm)) * sm_count();
+}
+
 }  // namespace
 
 template <class T, int BlockSize, int ThreadY>
 void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
-    static_assert(BlockSize % 32 == 0 && BlockSize % (2 * ThreadY) == 0 && BlockSize * ThreadY <= 1024,
-                  "gemv_block_size must be a multiple of 32 and of 2 thread_y, with at most 1024 threads");
+    static_assert(shape_supported<T>(BlockSize, ThreadY),
+                  "gemv_block_size: a power of two >= 32 and a multiple of 2 thread_y; thread_y >= 16 / sizeof(T), "
+                  "so that the block's gemv_block_size outputs each have a thread; at most 1024 threads");
     // TODO(09-gemv step 4): full block rows in one kernel, the partial one in a second kernel on its own stream; split the march into slices when there are too few thread blocks, with slice_scratch for their partial sums
     kit::todo("09-gemv", 4, "cuda::gemv_streamed");
 }
@@ -191,7 +255,7 @@ struct ShapeEntry {
 
 template <class T>
 std::vector<ShapeEntry<T>> shape_table() {
-    // TODO(09-gemv step 5): list the instantiated shapes: BlockSize in 32, 64, 128; ThreadY with 2*ThreadY dividing BlockSize, at most 1024 threads and 32 accumulators per thread
+    // TODO(09-gemv step 5): list the instantiated shapes, the same for float and double: BlockSize in 32, 64, 128; ThreadY >= 4 with 2*ThreadY dividing BlockSize, at most 8 loads (32 floats) per chunk and thread
     kit::todo("09-gemv", 5, "cuda::shape_table");
 }
 }  // namespace
