@@ -54,11 +54,17 @@ __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict
 
     const index_t* row_of_segment =
         csr5_tile_has_empty_rows(tile_word) ? A.empty_offset + A.empty_offset_ptr[tile] : nullptr;
+    const auto row_of = [&](int segment) { return tile_row + (row_of_segment ? row_of_segment[segment] : segment); };
     // Segment 0 may continue a row of an earlier tile: it goes to the carry, never to y.
     const auto write = [&](int segment, T sum) {
         if (segment == 0) A.carry[tile] = sum;
-        else y[tile_row + (row_of_segment ? row_of_segment[segment] : segment)] += sum;
+        else y[row_of(segment)] += sum;
     };
+    // The lane's last segment is written after the shuffles. Its y is loaded now, so that load
+    // is in flight with the entries' loads instead of after them. Only this lane writes that
+    // row in this kernel (later tiles' parts of it go to their carries), so the value stays good.
+    const int last_segment = y_offset + own_segments - 1;
+    const T y_last = own_segments > 0 && last_segment != 0 ? y[row_of(last_segment)] : T(0);
 
     const long long base = static_cast<long long>(tile) * OMEGA * A.sigma;
     int segment = y_offset;
@@ -98,7 +104,10 @@ __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict
         const T from = __shfl_down_sync(kFullMask, v, d, OMEGA);
         if (lane + d <= end) v += from;
     }
-    if (flags != 0) write(segment, sum + v);
+    if (flags != 0) {
+        if (segment == 0) A.carry[tile] = sum + v;
+        else y[row_of(segment)] = y_last + (sum + v);
+    }
     // END SOLUTION
 }
 

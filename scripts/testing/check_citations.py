@@ -11,7 +11,8 @@ and the column in the link's title:
     [4.13](../bench/results/h100-2026-11-23/dia_path_bytes.csv "dia-naive dram_bytes_per_2flops")
 
 The row key is the values of the file's key columns (summary.csv: matrix, precision,
-backend:kernel; validation.csv: matrix, kernel; dia_path_bytes.csv: kernel). The link text
+backend:kernel; validation.csv: matrix, kernel; dia_path_bytes.csv: kernel;
+csr5_vs_original.csv: matrix, precision, code; gemv_sweep.csv: n, precision, op, kernel). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
 no figure is copied by hand: a re-run that changes a result fails this check until the
 handout is updated, and the reader can click through to the source. Also fails on a
@@ -27,6 +28,8 @@ KEYS = {
     "summary.csv": lambda r: [r["matrix"], r["precision"], r["backend"] + ":" + r["kernel"]],
     "validation.csv": lambda r: [r["matrix"], r["kernel"]],
     "dia_path_bytes.csv": lambda r: [r["kernel"]],
+    "csr5_vs_original.csv": lambda r: [r["matrix"], r["precision"], r["code"]],
+    "gemv_sweep.csv": lambda r: [r["n"], r["precision"], r["op"], r["kernel"]],
 }
 
 
