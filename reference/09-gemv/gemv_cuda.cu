@@ -107,6 +107,7 @@ __device__ inline void load_rows(const float* p, bool fast, bool in, index_t row
 #pragma unroll
     for (int i = 0; i < 4; ++i) v[i] = in && i < rows_left ? p[i] : 0.0f;
 }
+/// The double form of load_rows: V = 2 rows, one double2 load on the fast path.
 __device__ inline void load_rows(const double* p, bool fast, bool in, index_t rows_left, double (&v)[2]) {
     if (fast) {
         const double2 q = __ldg(reinterpret_cast<const double2*>(p));
