@@ -66,9 +66,9 @@ struct StorageInputs {
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
 /// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
-/// atomic_lanes_per_ns, narrow_gbs and l1_sectors_per_ns are what `spmv-kit calibrate` measures on
-/// its own matrices (one long row, many one-entry rows, rows of 64 random entries, two bands);
-/// the defaults are figures it measured on an H100 (bench/results/).
+/// atomic_lanes_per_ns, narrow_gbs and latency_ns are what `spmv-kit calibrate` measures on its
+/// own matrices (one long row, many one-entry rows, rows of 64 random entries, two bands), and
+/// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -86,26 +86,26 @@ struct DeviceParams {
     double sector_gbs = 680;       ///< bytes of values and indices per second when each thread reads its own
                                    ///< lines from L2 (csr-scalar's long rows), GB/s
     double narrow_gbs = 2400;      ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
-                                   ///< float); by Little's law a kernel loading b bytes per lane per step streams at
-                                   ///< min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
-    double l1_sectors_per_ns = 250;  ///< GPU-wide rate of 32-byte sectors through L1 when the lanes of a warp read
-                                     ///< strided addresses (dia-vec4's x quads), sectors per ns
+                                   ///< float): a warp's load is one request, so a kernel loading b bytes per lane
+                                   ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double latency_ns = 900;       ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
+                                   ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
     double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
-    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy)
+    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
     double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
                                    ///< when the entries do not lie on few diagonals
     double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
 };
 
-/// @brief 32-byte sectors a DIA kernel reads through L1 per 32 rows and diagonal when each
-/// thread owns `rows_per_thread` consecutive rows (dia-naive 1, dia-vec4 4). Per warp and
-/// diagonal: its values, 32 lanes x rows_per_thread x S_s bytes = rows_per_thread x S_s sectors;
-/// then rows_per_thread loads of x whose lanes sit rows_per_thread x S_s bytes apart, each
-/// rows_per_thread x S_s sectors plus one for the offset's shift off the sector grid.
-/// @param rows_per_thread [in] rows per thread  @param value_bytes [in] S_s
-inline double dia_l1_sectors_per_32_rows(int rows_per_thread, double value_bytes) {
-    return value_bytes * (1 + rows_per_thread) + 1;
-}
+/// @brief The DRAM rate a launch of `threads` threads can keep up when each has `flight_bytes`
+/// bytes of loads in flight, by Little's law (bytes in flight = rate x latency): at most
+/// sms x warps_per_sm x warp threads are resident at once, so the rate is min(threads,
+/// resident) x flight_bytes / latency_ns. Why: a launch smaller than the GPU (dia-vec4 gives a
+/// thread four rows, so it launches N / 4 threads) cannot keep enough loads in flight to cover
+/// DRAM's latency, and streams below the bandwidth however wide its loads are.
+/// @param p [in] device parameters  @param threads [in] threads the kernel launches
+/// @param flight_bytes [in] bytes of loads one thread has in flight  @return GB/s (bytes per ns)
+double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes);
 
 /// @brief The documented H100 defaults, used when no calibration file exists.
 DeviceParams h100_defaults();
@@ -130,11 +130,11 @@ struct KernelPrediction {
     count_t bytes = 0;       ///< DS: the format's bytes model (matrix arrays and vectors)
     double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
     double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = stream rate / RW (the paper: bandwidth)
-    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4) (not in the paper)
+    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs)
+                             ///< (not in the paper)
     double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
     double sector_ms = 0;    ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
     double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep (not in the paper)
-    double l1_ms = 0;        ///< DIA's reads of x and the matrix through L1, in sectors (not in the paper)
     double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
     double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
     double serial_ms = 0;    ///< the longest chain of dependent steps: a thread's or warp's loop over its

@@ -100,22 +100,32 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
     else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics, L1 sectors, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, L1, serial) + CTC_m + CTC_a)
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes and, for kernels whose threads walk rows, occupancy_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
     k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
     const count_t pitch = in.pitch_for(N);
     const HybSplit split = hyb_split(pmf, in.hyb_width);
     const double vb = static_cast<double>(value_bytes);
-    // Little's law: a lane that keeps b bytes in flight per step streams b / latency, so narrow
-    // loads cannot fill DRAM's pipe. The bytes one lane loads per step: a DIA value, four of
-    // them (dia-vec4's quads), a value and its column index, or a COO entry's value and two
-    // indices; the dense kernel's double-buffered chunks keep several values per lane in flight.
+    // A warp's load is one request to the memory system, so narrow loads carry fewer bytes per
+    // request. The bytes one lane loads per step: a DIA value, four of them (dia-vec4's quads),
+    // a value and its column index, or a COO entry's value and two indices; the dense kernel's
+    // double-buffered chunks keep several values per lane in flight.
     const double lane_bytes = variant == "dia-naive"                          ? vb
                               : variant == "dia-vec4" || k.format == ModelFormat::dense ? 4 * vb
                               : k.format == ModelFormat::coo                  ? vb + 8
                                                                               : vb + 4;
     k.stream_gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
+    // Occupancy (occupancy_gbs): a thread that walks rows has the loads of the trips nvcc
+    // unrolls in flight, four of its loop (two of dia-vec4's, whose trips load quads), and the
+    // kernel launches one thread per row, dia-vec4 one per four rows. A thread of coo-atomic
+    // or coo-segmented loads one entry or chunk, a warp of csr-vector one row, and the dense
+    // kernel sizes its slices to the GPU: their launches are never the short ones.
+    if (variant == "csr-scalar" || variant == "ell" || variant == "hyb" || k.format == ModelFormat::dia) {
+        const bool quads = variant == "dia-vec4";
+        const double threads = quads ? std::ceil(N / 4.0) : static_cast<double>(N);
+        k.stream_gbs = std::min(k.stream_gbs, occupancy_gbs(p, threads, (quads ? 2 : 4) * lane_bytes));
+    }
     const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
     const double clock = p.clock_ghz * 1e9;                      // F_S
     const double W = p.warp;
@@ -140,12 +150,6 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
         k.atomic_ms = nnz * std::min(mean_row_length(pmf), W) / p.atomic_lanes_per_ns * 1e-6;
     else if (variant == "hyb" && split.nnz_coo > 0)
         k.atomic_ms = split.nnz_coo * std::min(split.e_gt - in.hyb_width, W) / p.atomic_lanes_per_ns * 1e-6;
-    // DIA's x and values pass through L1 (dia_l1_sectors_per_32_rows): dia-vec4's x quads cost
-    // 21 sectors per 32 rows and diagonal in float against dia-naive's 9.
-    if (k.format == ModelFormat::dia) {
-        const double sectors = dia_l1_sectors_per_32_rows(variant == "dia-vec4" ? 4 : 1, vb);
-        k.l1_ms = static_cast<double>(pitch) / 32 * in.diagonals * sectors / p.l1_sectors_per_ns * 1e-6;
-    }
     // DIA multiplies its padding too (zeros in the slots), dense every value; ELL and HYB skip
     // their padding by the column index.
     const double products = k.format == ModelFormat::dia     ? static_cast<double>(pitch * in.diagonals)
@@ -176,7 +180,7 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     }
     k.serial_ms = chain_ns * 1e-6;
     k.launch_ms = launches * p.launch_us * 1e-3;
-    k.total_ms = k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.l1_ms, k.serial_ms}) +
+    k.total_ms = k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms}) +
                  k.ctc_m_ms + k.ctc_a_ms;
     if (k.format == ModelFormat::ell && !padding_accepted(pitch * pmf.longest(), nnz)) {
         k.feasible = false;
