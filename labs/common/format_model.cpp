@@ -38,7 +38,7 @@ DeviceParams h100_defaults() { return DeviceParams{}; }
 
 double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes) {
     const double resident = static_cast<double>(p.sms) * p.warps_per_sm * p.warp;
-    return std::min(threads, resident) * flight_bytes / p.latency_ns;
+    return std::clamp(threads, 1.0, resident) * flight_bytes / p.latency_ns;  // an empty matrix still launches
 }
 
 namespace {

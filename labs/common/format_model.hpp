@@ -100,7 +100,7 @@ struct DeviceParams {
 /// @brief The DRAM rate a launch of `threads` threads can keep up when each has `flight_bytes`
 /// bytes of loads in flight, by Little's law (bytes in flight = rate x latency): at most
 /// sms x warps_per_sm x warp threads are resident at once, so the rate is min(threads,
-/// resident) x flight_bytes / latency_ns. Why: a launch smaller than the GPU (dia-vec4 gives a
+/// resident) x flight_bytes / latency_ns (threads counted as at least 1). Why: a launch smaller than the GPU (dia-vec4 gives a
 /// thread four rows, so it launches N / 4 threads) cannot keep enough loads in flight to cover
 /// DRAM's latency, and streams below the bandwidth however wide its loads are.
 /// @param p [in] device parameters  @param threads [in] threads the kernel launches

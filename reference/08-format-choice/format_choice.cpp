@@ -118,9 +118,9 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     k.stream_gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
     // Occupancy (occupancy_gbs): a thread that walks rows has the loads of the trips nvcc
     // unrolls in flight, four of its loop (two of dia-vec4's, whose trips load quads), and the
-    // kernel launches one thread per row, dia-vec4 one per four rows. A thread of coo-atomic
-    // or coo-segmented loads one entry or chunk, a warp of csr-vector one row, and the dense
-    // kernel sizes its slices to the GPU: their launches are never the short ones.
+    // kernel launches one thread per row, dia-vec4 one per four rows. The others keep no such
+    // chain per thread (coo-atomic: one entry; coo-segmented: a chunk; csr-vector: a warp per
+    // row) or size their launch to the GPU (the dense kernel's slices), and are left out.
     if (variant == "csr-scalar" || variant == "ell" || variant == "hyb" || k.format == ModelFormat::dia) {
         const bool quads = variant == "dia-vec4";
         const double threads = quads ? std::ceil(N / 4.0) : static_cast<double>(N);

@@ -205,6 +205,7 @@ TEST(Step3_Time, LaneBytesAndOccupancySetTheStreamRate) {
     // Little's law: min(threads, 128) x bytes in flight / 4 ns.
     EXPECT_EQ(occupancy_gbs(p, 64, 10), 160);
     EXPECT_EQ(occupancy_gbs(p, 1000, 10), 320);
+    EXPECT_EQ(occupancy_gbs(p, 0, 10), 2.5);  // a launch has at least one thread
     // Stream rate, float: min(3000, 1000 x lane bytes / 4, occupancy for the kernels that walk
     // rows). dia-naive: 4-byte lanes, 1000; 128 of 450 threads x 4 values = 512. dia-vec4:
     // 16-byte lanes, 4000; ceil(450 / 4) = 113 threads x 2 quads of 16 bytes = 904. ell: 8-byte
