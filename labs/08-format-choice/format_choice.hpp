@@ -42,7 +42,7 @@ count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const Stora
 
 /// @brief Predicted time of one SpMV by a registered CUDA variant, term by term.
 /// Covered variants: "coo-atomic", "coo-segmented", "csr-scalar", "csr-vector", "ell", "hyb",
-/// "dia-naive", "gemv-streamed" (lab 09's dense kernel);
+/// "dia-naive", "dia-vec4" (lab 07's four rows per thread), "gemv-streamed" (lab 09's dense kernel);
 /// throws Error for any other name.
 /// @param variant [in] variant name  @param pmf [in] PMF  @param inputs [in] storage inputs
 /// @param value_bytes [in] sizeof(T)  @param params [in] device parameters

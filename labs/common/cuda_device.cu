@@ -1,4 +1,4 @@
-// Availability and name of the CUDA device, for the registry and the test skips.
+// Availability, name and shape of the CUDA device, for the registry, the test skips and calibrate.
 #include <optional>
 #include <string>
 
@@ -20,12 +20,23 @@ std::optional<std::string> cuda_unavailable() {
     return std::nullopt;
 }
 
-std::string cuda_device_name() {
+namespace {
+
+cudaDeviceProp current_device_properties() {
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    return prop.name;
+    return prop;
+}
+
+}  // namespace
+
+std::string cuda_device_name() { return current_device_properties().name; }
+
+CudaShape cuda_device_shape() {
+    const cudaDeviceProp prop = current_device_properties();
+    return {prop.multiProcessorCount, prop.maxThreadsPerMultiProcessor, prop.warpSize};
 }
 
 }  // namespace kit

@@ -15,6 +15,16 @@ namespace kit {
 /// @brief Name of the current CUDA device.
 std::string cuda_device_name();
 
+/// @brief How many threads the current CUDA device holds at once.
+struct CudaShape {
+    int sms = 0;             ///< streaming multiprocessors (multiProcessorCount)
+    int threads_per_sm = 0;  ///< resident threads per SM (maxThreadsPerMultiProcessor)
+    int warp = 0;            ///< threads per warp (warpSize)
+};
+
+/// @brief SMs, resident threads per SM and warp width of the current CUDA device.
+CudaShape cuda_device_shape();
+
 /// @brief Times one GPU operation with a pair of CUDA events.
 ///
 /// Events are recorded in the stream, so the time covers only GPU work between them,

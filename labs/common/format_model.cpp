@@ -1,5 +1,6 @@
 #include "format_model.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -35,6 +36,11 @@ std::string to_string(ModelFormat f) {
 
 DeviceParams h100_defaults() { return DeviceParams{}; }
 
+double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes) {
+    const double resident = static_cast<double>(p.sms) * p.warps_per_sm * p.warp;
+    return std::clamp(threads, 1.0, resident) * flight_bytes / p.latency_ns;  // an empty matrix still launches
+}
+
 namespace {
 
 // Each key names a DeviceParams member; text values are kept whole (the device name has spaces).
@@ -61,6 +67,8 @@ void set_param(DeviceParams& p, const std::string& key, const std::string& value
     else if (key == "atomic_ns") p.atomic_ns = v;
     else if (key == "sector_gbs") p.sector_gbs = v;
     else if (key == "atomic_lanes_per_ns") p.atomic_lanes_per_ns = v;
+    else if (key == "narrow_gbs") p.narrow_gbs = v;
+    else if (key == "latency_ns") p.latency_ns = v;
     else if (key == "l1_bytes") p.l1_bytes = v;
     else if (key == "warps_per_sm") p.warps_per_sm = static_cast<int>(v);
     else if (key == "gather_gbs") p.gather_gbs = v;
@@ -97,7 +105,8 @@ void write_device_params(const std::string& path, const DeviceParams& p, const s
         << p.transaction_bytes << "\nclock_ghz " << p.clock_ghz << "\nsms " << p.sms << "\nlanes_per_sm "
         << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns << "\nwarp_step_ns " << p.warp_step_ns
         << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns << "\nsector_gbs " << p.sector_gbs
-        << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm
+        << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs " << p.narrow_gbs
+        << "\nlatency_ns " << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm
         << "\ngather_gbs " << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
     if (!out) throw Error(path + ": write failed");
 }

@@ -65,10 +65,10 @@ struct StorageInputs {
 };
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
-/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs and
-/// atomic_lanes_per_ns are what `spmv-kit calibrate` measures on its own matrices (one long
-/// row, many one-entry rows, rows of 64 random entries); the defaults are those it measured on
-/// an H100: bench/results/h100-2026-11-23b/device_params.txt.
+/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
+/// atomic_lanes_per_ns, narrow_gbs and latency_ns are what `spmv-kit calibrate` measures on its
+/// own matrices (one long row, many one-entry rows, rows of 64 random entries, two bands), and
+/// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -85,12 +85,27 @@ struct DeviceParams {
     double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
     double sector_gbs = 680;       ///< bytes of values and indices per second when each thread reads its own
                                    ///< lines from L2 (csr-scalar's long rows), GB/s
+    double narrow_gbs = 2400;      ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
+                                   ///< float): a warp's load is one request, so a kernel loading b bytes per lane
+                                   ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double latency_ns = 900;       ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
+                                   ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
     double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
-    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy)
+    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
     double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
                                    ///< when the entries do not lie on few diagonals
     double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
 };
+
+/// @brief The DRAM rate a launch of `threads` threads can keep up when each has `flight_bytes`
+/// bytes of loads in flight, by Little's law (bytes in flight = rate x latency): at most
+/// sms x warps_per_sm x warp threads are resident at once, so the rate is min(threads,
+/// resident) x flight_bytes / latency_ns (threads counted as at least 1). Why: a launch smaller than the GPU (dia-vec4 gives a
+/// thread four rows, so it launches N / 4 threads) cannot keep enough loads in flight to cover
+/// DRAM's latency, and streams below the bandwidth however wide its loads are.
+/// @param p [in] device parameters  @param threads [in] threads the kernel launches
+/// @param flight_bytes [in] bytes of loads one thread has in flight  @return GB/s (bytes per ns)
+double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes);
 
 /// @brief The documented H100 defaults, used when no calibration file exists.
 DeviceParams h100_defaults();
@@ -114,7 +129,9 @@ struct KernelPrediction {
     ModelFormat format{};    ///< its storage format
     count_t bytes = 0;       ///< DS: the format's bytes model (matrix arrays and vectors)
     double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
-    double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = bandwidth / RW
+    double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = stream rate / RW (the paper: bandwidth)
+    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs)
+                             ///< (not in the paper)
     double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
     double sector_ms = 0;    ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
     double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep (not in the paper)

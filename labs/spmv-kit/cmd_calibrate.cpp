@@ -5,8 +5,12 @@
 // thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
 // entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
 // row_ns); and 2^17 rows of 64 random entries walked one thread per row (csr-scalar:
-// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns). Kept at the documented H100 defaults: clock, SMs, lanes, warp, L1, gather and
-// PCIe figures (format_model.hpp); edit the file to change them.
+// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); a band of 8 diagonals
+// walked by dia-naive in float (4-byte loads per lane: narrow_gbs) and a band of 64 diagonals
+// whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
+// threads to fill DRAM: latency_ns by Little's law). Read from the device: SMs, resident warps
+// per SM, warp width. Kept at the documented H100 defaults: clock, lanes, L1, gather and PCIe
+// figures (format_model.hpp); edit the file to change them.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +18,7 @@
 #include <string>
 
 #include "bandwidth_ceiling.hpp"
+#include "bytes_model.hpp"
 #include "checked_run.hpp"
 #include "cli_args.hpp"
 #include "commands.hpp"
@@ -21,6 +26,9 @@
 #include "generators.hpp"
 #include "kit_error.hpp"
 #include "variants.hpp"
+#if KIT_HAVE_CUDA
+#include "cuda_run.hpp"
+#endif
 
 namespace kit::cli {
 namespace {
@@ -30,8 +38,10 @@ const char* kCalibrateHelp =
     "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
     "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
     "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
-    "rows of 64 random entries, each on\n"
-    "a matrix of its own, and writes them as\n"
+    "rows of 64 random entries, the DRAM rate of 4-byte loads per lane (dia-naive in float on a\n"
+    "band of 8 diagonals) and DRAM's latency under load (dia-vec4 in float on a band too short to\n"
+    "fill the GPU), each on a matrix of its own, reads the SMs and resident threads of the device,\n"
+    "and writes them as\n"
     "the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
@@ -39,6 +49,10 @@ constexpr index_t kLongRow = 1 << 18;    // one row this long: the chains dwarf 
 constexpr index_t kShortRows = 1 << 22;  // this many one-entry rows: the rows dwarf the bytes
 constexpr index_t kSectorRows = 1 << 17;  // rows of kSectorRowLength random entries for sector_gbs
 constexpr int kSectorRowLength = 64;
+constexpr index_t kNarrowRows = 1 << 21;  // a band this tall and kNarrowDiagonals wide: DRAM dwarfs a launch
+constexpr index_t kNarrowDiagonals = 8;
+constexpr index_t kLatencyDiagonals = 64;  // the latency band: DRAM's latency dwarfs a launch
+constexpr double kLatencyShare = 0.125;     // its dia-vec4 threads, a share of the resident ones
 
 CooMatrix one_long_row(index_t n) {
     CooMatrix A;
@@ -73,14 +87,26 @@ CooMatrix identity(index_t n) {
     return A;
 }
 
-/// Cold median (ms) of a CUDA variant on A, checked against the oracle first.
-double cold_ms(const std::string& variant, const CooMatrix& A) {
+/// rows x rows, the diagonals -width/2 .. width/2 - 1 (cut at the borders), values 1.
+CooMatrix band(index_t rows, index_t width) {
+    CooMatrix A;
+    A.rows = A.cols = rows;
+    for (index_t i = 0; i < rows; ++i)
+        for (index_t d = -width / 2; d < width - width / 2; ++d)
+            if (i + d >= 0 && i + d < rows) A.add(i, i + d, 1.0);
+    A.normalize();
+    return A;
+}
+
+/// Cold median (ms) of a CUDA variant on A in `precision`, checked against the oracle first.
+double cold_ms(const std::string& variant, const CooMatrix& A, Precision precision = Precision::f64) {
     const Variant* v = registry().find(variant, Backend::cuda);
     if (!v) throw Error(variant + " is not built in");
     const Reference ref(A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0));
     RunOptions opt;
     opt.repeats = 20;
     opt.steady_calls = 0;
+    opt.precision = precision;
     const CheckedRun run = run_checked(*v, ref, opt);
     if (run.status != RunStatus::ok) throw Error(variant + ": " + run.message);
     return run.result.median_ms();
@@ -107,6 +133,12 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     const BandwidthCeiling c = measure_device_ceiling(Backend::cuda, std::size_t(1) << 30, 10);
     p.device = c.device;
     p.bandwidth_gbs = c.gbs;
+#if KIT_HAVE_CUDA
+    const CudaShape shape = cuda_device_shape();
+    p.sms = shape.sms;
+    p.warp = shape.warp;
+    p.warps_per_sm = shape.threads_per_sm / shape.warp;
+#endif
 
     p.launch_us = cold_ms("csr-scalar", example4x4()) * 1e3;
     const double launch_ns = p.launch_us * 1e3;
@@ -122,6 +154,19 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     // rows of 64: every warp's 32 lanes add into one y entry
     p.atomic_lanes_per_ns = 32.0 * static_cast<double>(random.nnz()) /
                             std::max(1.0, cold_ms("coo-atomic", random) * 1e6 - launch_ns);
+    // dia-naive in float: each lane loads one 4-byte value per diagonal (its x reads hit cache)
+    const CooMatrix narrow = band(kNarrowRows, kNarrowDiagonals);
+    const count_t narrow_pitch = model::StorageInputs{}.pitch_for(kNarrowRows);  // the DIA container's default
+    p.narrow_gbs = static_cast<double>(dia_bytes(kNarrowRows, kNarrowRows, kNarrowDiagonals, narrow_pitch, 4)) /
+                   std::max(1.0, cold_ms("dia-naive", narrow, Precision::f32) * 1e6 - launch_ns);
+    // dia-vec4 in float with kLatencyShare of the resident threads, each with two quads (32
+    // bytes) in flight as predict_kernel counts them; Little's law: latency = bytes in flight / rate
+    const double threads = kLatencyShare * p.sms * p.warps_per_sm * p.warp;
+    const index_t short_rows = 4 * static_cast<index_t>(threads);
+    const count_t short_pitch = model::StorageInputs{}.pitch_for(short_rows);
+    const double short_gbs = static_cast<double>(dia_bytes(short_rows, short_rows, kLatencyDiagonals, short_pitch, 4)) /
+                             std::max(1.0, cold_ms("dia-vec4", band(short_rows, kLatencyDiagonals), Precision::f32) * 1e6 - launch_ns);
+    p.latency_ns = threads * 32 / short_gbs;
 
     model::write_device_params(out, p,
                                "lab 08 device parameters, written by calibrate\nbandwidth_gbs: " + c.how +
@@ -133,11 +178,17 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
                                "sector_gbs: csr-scalar on " + std::to_string(kSectorRows) + " rows of " +
                                std::to_string(kSectorRowLength) + " random entries (double), value and index bytes per second\n"
                                "atomic_lanes_per_ns: coo-atomic on the same rows, 32 lanes per entry's warp\n"
+                               "narrow_gbs: dia-naive (float) on a band of " + std::to_string(kNarrowRows) + " rows and " +
+                               std::to_string(kNarrowDiagonals) + " diagonals, DIA bytes per second less a launch\n"
+                               "latency_ns: dia-vec4 (float) on a band of " + std::to_string(short_rows) + " rows and " +
+                               std::to_string(kLatencyDiagonals) + " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
+                               "sms, warps_per_sm, warp: the device's properties\n"
                                    "the other keys are the documented H100 defaults (format_model.hpp)");
     std::printf("calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
-                "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns -> %s\n", p.device.c_str(), p.bandwidth_gbs,
-                c.how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns, p.row_ns, p.sector_gbs,
-                p.atomic_lanes_per_ns, out.c_str());
+                "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, narrow %.0f GB/s, latency %.0f ns, %d SMs x %d warps -> %s\n",
+                p.device.c_str(), p.bandwidth_gbs, c.how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
+                p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.narrow_gbs, p.latency_ns, p.sms, p.warps_per_sm,
+                out.c_str());
     return 0;
 }
 

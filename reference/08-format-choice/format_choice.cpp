@@ -97,33 +97,52 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
     else if (variant == "ell") k.format = ModelFormat::ell;
     else if (variant == "hyb") k.format = ModelFormat::hyb;
-    else if (variant == "dia-naive") k.format = ModelFormat::dia;
+    else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
     else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; AM = ceil(DS/RW) transactions at CR = bandwidth/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes and, for kernels whose threads walk rows, occupancy_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
     k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
     const count_t pitch = in.pitch_for(N);
     const HybSplit split = hyb_split(pmf, in.hyb_width);
-    const double bandwidth = p.bandwidth_gbs * 1e9;              // B/s
+    const double vb = static_cast<double>(value_bytes);
+    // A warp's load is one request to the memory system, so narrow loads carry fewer bytes per
+    // request. The bytes one lane loads per step: a DIA value, four of them (dia-vec4's quads),
+    // a value and its column index, or a COO entry's value and two indices; the dense kernel's
+    // double-buffered chunks keep several values per lane in flight.
+    const double lane_bytes = variant == "dia-naive"                          ? vb
+                              : variant == "dia-vec4" || k.format == ModelFormat::dense ? 4 * vb
+                              : k.format == ModelFormat::coo                  ? vb + 8
+                                                                              : vb + 4;
+    k.stream_gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
+    // Occupancy (occupancy_gbs): a thread that walks rows has the loads of the trips nvcc
+    // unrolls in flight, four of its loop (two of dia-vec4's, whose trips load quads), and the
+    // kernel launches one thread per row, dia-vec4 one per four rows. The others keep no such
+    // chain per thread (coo-atomic: one entry; coo-segmented: a chunk; csr-vector: a warp per
+    // row) or size their launch to the GPU (the dense kernel's slices), and are left out.
+    if (variant == "csr-scalar" || variant == "ell" || variant == "hyb" || k.format == ModelFormat::dia) {
+        const bool quads = variant == "dia-vec4";
+        const double threads = quads ? std::ceil(N / 4.0) : static_cast<double>(N);
+        k.stream_gbs = std::min(k.stream_gbs, occupancy_gbs(p, threads, (quads ? 2 : 4) * lane_bytes));
+    }
     const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
     const double clock = p.clock_ghz * 1e9;                      // F_S
     const double W = p.warp;
     k.ddt_ms = static_cast<double>(k.bytes) / (p.pcie_gbs * 1e9) * 1e3;
-    k.am_ms = std::ceil(static_cast<double>(k.bytes) / p.transaction_bytes) / (bandwidth / p.transaction_bytes) * 1e3;
+    k.am_ms = std::ceil(static_cast<double>(k.bytes) / p.transaction_bytes) / (k.stream_gbs * 1e9 / p.transaction_bytes) * 1e3;
     // Every entry reads x through its column index. When the entries lie on few diagonals (DIA
     // would take the matrix) those reads walk x in order, as DIA's and dense's do, and cost no
     // more than AM's one read of x; otherwise each is a gather scattered over L2.
     const bool x_in_order = padding_accepted(pitch * in.diagonals, nnz);
     if (k.format != ModelFormat::dia && k.format != ModelFormat::dense && !x_in_order)
-        k.gather_ms = static_cast<double>(nnz * value_bytes) / (p.gather_gbs * 1e9) * 1e3;
+        k.gather_ms = static_cast<double>(nnz) * vb / (p.gather_gbs * 1e9) * 1e3;
     // csr-scalar: the 32 threads of a warp walk 32 rows, each its own lines; once a whole SM's
     // lines (warps x 32 rows x E(X) entries) overflow L1, values and column indices come from
     // L2 line by line for one thread at a time, at sector_gbs.
-    const double footprint = static_cast<double>(p.warps_per_sm) * W * mean_row_length(pmf) * (value_bytes + 4);
+    const double footprint = static_cast<double>(p.warps_per_sm) * W * mean_row_length(pmf) * (vb + 4);
     if (variant == "csr-scalar" && footprint > p.l1_bytes)
-        k.sector_ms = static_cast<double>(nnz * (value_bytes + 4)) / (p.sector_gbs * 1e9) * 1e3;
+        k.sector_ms = static_cast<double>(nnz) * (vb + 4) / (p.sector_gbs * 1e9) * 1e3;
     // coo-atomic: a warp's 32 consecutive entries cover 32 / E(X) rows, so each atomic
     // instruction queues min(E(X), W) lanes on one y entry (HYB's COO part likewise, with the
     // long rows' mean past K).
@@ -149,7 +168,7 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     int launches = 1;
     if (variant == "csr-scalar" || variant == "ell") chain_ns = longest * p.step_ns;
     else if (variant == "csr-vector") chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, N * p.row_ns);
-    else if (variant == "dia-naive") chain_ns = in.diagonals * p.step_ns;
+    else if (k.format == ModelFormat::dia) chain_ns = in.diagonals * p.step_ns;
     else if (variant == "coo-atomic") chain_ns = longest * p.atomic_ns;
     else if (variant == "coo-segmented" || variant == "gemv-streamed") chain_ns = p.step_ns;  // no row-long chain
     else if (variant == "hyb") {
@@ -161,8 +180,8 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     }
     k.serial_ms = chain_ns * 1e-6;
     k.launch_ms = launches * p.launch_us * 1e-3;
-    k.total_ms = k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms}) + k.ctc_m_ms +
-                 k.ctc_a_ms;
+    k.total_ms = k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms}) +
+                 k.ctc_m_ms + k.ctc_a_ms;
     if (k.format == ModelFormat::ell && !padding_accepted(pitch * pmf.longest(), nnz)) {
         k.feasible = false;
         k.why_not = "ELL would store " + std::to_string(pitch * pmf.longest()) + " slots for " + std::to_string(nnz) +
