@@ -115,6 +115,15 @@ double cold_ms(const std::string& variant, const CooMatrix& A, Precision precisi
 /// (time - launch) / steps in ns, at least 0.001 ns (a file value must be positive).
 double per_step_ns(double ms, double launch_ns, double steps) { return std::max(1e-3, (ms * 1e6 - launch_ns) / steps); }
 
+/// amount / (time - launch): a rate per ns (bytes per ns = GB/s), the time less a launch
+/// counted as at least 1 ns.
+double per_ns(double amount, double ms, double launch_ns) { return amount / std::max(1.0, ms * 1e6 - launch_ns); }
+
+/// DIA bytes of band(rows, diagonals) in float, at the DIA container's default pitch.
+double float_band_bytes(index_t rows, index_t diagonals) {
+    return static_cast<double>(dia_bytes(rows, rows, diagonals, model::StorageInputs{}.pitch_for(rows), 4));
+}
+
 }  // namespace
 
 int cmd_calibrate(const std::vector<std::string>& argv) {
@@ -149,23 +158,18 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
     const CooMatrix random = random_rows(kSectorRows);
     // a double value and a 4-byte column index per entry, in bytes per ns = GB/s
-    p.sector_gbs = 12.0 * static_cast<double>(random.nnz()) /
-                   std::max(1.0, cold_ms("csr-scalar", random) * 1e6 - launch_ns);
+    p.sector_gbs = per_ns(12.0 * static_cast<double>(random.nnz()), cold_ms("csr-scalar", random), launch_ns);
     // rows of 64: every warp's 32 lanes add into one y entry
-    p.atomic_lanes_per_ns = 32.0 * static_cast<double>(random.nnz()) /
-                            std::max(1.0, cold_ms("coo-atomic", random) * 1e6 - launch_ns);
+    p.atomic_lanes_per_ns = per_ns(32.0 * static_cast<double>(random.nnz()), cold_ms("coo-atomic", random), launch_ns);
     // dia-naive in float: each lane loads one 4-byte value per diagonal (its x reads hit cache)
-    const CooMatrix narrow = band(kNarrowRows, kNarrowDiagonals);
-    const count_t narrow_pitch = model::StorageInputs{}.pitch_for(kNarrowRows);  // the DIA container's default
-    p.narrow_gbs = static_cast<double>(dia_bytes(kNarrowRows, kNarrowRows, kNarrowDiagonals, narrow_pitch, 4)) /
-                   std::max(1.0, cold_ms("dia-naive", narrow, Precision::f32) * 1e6 - launch_ns);
+    p.narrow_gbs = per_ns(float_band_bytes(kNarrowRows, kNarrowDiagonals),
+                          cold_ms("dia-naive", band(kNarrowRows, kNarrowDiagonals), Precision::f32), launch_ns);
     // dia-vec4 in float with kLatencyShare of the resident threads, each with two quads (32
     // bytes) in flight as predict_kernel counts them; Little's law: latency = bytes in flight / rate
     const double threads = kLatencyShare * p.sms * p.warps_per_sm * p.warp;
     const index_t short_rows = 4 * static_cast<index_t>(threads);
-    const count_t short_pitch = model::StorageInputs{}.pitch_for(short_rows);
-    const double short_gbs = static_cast<double>(dia_bytes(short_rows, short_rows, kLatencyDiagonals, short_pitch, 4)) /
-                             std::max(1.0, cold_ms("dia-vec4", band(short_rows, kLatencyDiagonals), Precision::f32) * 1e6 - launch_ns);
+    const double short_gbs = per_ns(float_band_bytes(short_rows, kLatencyDiagonals),
+                                    cold_ms("dia-vec4", band(short_rows, kLatencyDiagonals), Precision::f32), launch_ns);
     p.latency_ns = threads * 32 / short_gbs;
 
     model::write_device_params(out, p,
