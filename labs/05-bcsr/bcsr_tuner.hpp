@@ -10,9 +10,12 @@
 ///
 /// That is GOSpMV's model, and it assumes that a stored value costs the same in a sparse
 /// matrix as in a dense one. On a GPU it does not: the warp kernel's speed depends on how
-/// many blocks a block row holds (idle lanes), and every kernel's on where the blocks gather
-/// x from. The structure factor (structure_model) corrects P_dense with the profile's
-/// `panel` records, measured on fill-1 matrices of known blocks per block row and layout.
+/// many blocks a block row holds (idle lanes), every kernel's on where the blocks gather x
+/// from, a run of a few million entries pays a fixed launch cost, and one very long block row
+/// can outlast all the others. The structure factor (structure_model) replaces P_dense / f by
+/// a time model built from the profile's `dense` records (the launch cost), `panel` records
+/// (fill-1 matrices of known blocks per block row and layout) and `chain` records (one long
+/// block row alone).
 #pragma once
 
 #include <cstdint>
@@ -72,21 +75,29 @@ bool in_sample(index_t block_row, double sigma);
 double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma);
 
 /// @brief What a sample of block rows says about the structure at r x c: how many blocks each
-/// sampled block row holds, and how many of those blocks read x that was read just before.
+/// sampled block row holds, and how many of those blocks read x that was read just before;
+/// and, over the whole matrix, its size and its longest block row.
 struct BlockRowSample {
     std::map<count_t, count_t> rows_by_blocks;  ///< blocks in a block row -> sampled block rows with that many
     count_t block_rows = 0;     ///< sampled block rows
     count_t blocks = 0;         ///< blocks in the sampled block rows
     count_t entries = 0;        ///< entries in the sampled block rows
     count_t local_blocks = 0;   ///< blocks whose x sectors were all read before (see sample_block_rows)
+    count_t all_block_rows = 0; ///< block rows of the whole matrix, ceil(rows / r)
+    count_t nnz = 0;            ///< entries of the whole matrix
+    count_t longest_blocks = 0; ///< blocks of the block row holding the most entries (the whole matrix)
     /// @brief Mean blocks per sampled block row (0 for an empty sample).
     double blocks_per_row() const { return block_rows ? static_cast<double>(blocks) / block_rows : 0.0; }
     /// @brief local_blocks / blocks: 1 when x is read in order (band), near 0 when gathered at random.
     double locality() const { return blocks ? static_cast<double>(local_blocks) / blocks : 1.0; }
+    /// @brief The fill the sample shows, r*c*blocks / entries (1 for an empty sample).
+    /// @param r [in] rows per block  @param c [in] columns per block
+    double fill(int r, int c) const { return entries ? static_cast<double>(blocks) * r * c / entries : 1.0; }
 };
 
 /// @brief Samples the block rows in_sample() keeps (the same ones as estimate_fill) and counts,
-/// for each, its blocks at r x c.
+/// for each, its blocks at r x c; then finds the block row with the most entries in the whole
+/// matrix (from row_ptr alone) and counts its blocks.
 ///
 /// A block is *local* when every 32-byte sector of x it reads (its c columns at `value_bytes`
 /// bytes a value) was already read by an earlier block of the same block row or by the block
@@ -98,32 +109,46 @@ struct BlockRowSample {
 BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma,
                                  int value_bytes);
 
-/// @brief The structure factor and how it was reached.
+/// @brief The time model behind the structure factor, and how it was reached.
 struct StructureModel {
     bool used = false;          ///< false: the profile has no panels for this shape (factor 1, GOSpMV's model)
-    double factor = 1;          ///< stored-value speed of this structure / P_dense at the panels' size
-    double structured_gflops = 0;  ///< stored-value GFLOP/s the panels predict for the sampled block rows
-    double panel_dense_gflops = 0; ///< P_dense(r x c) at the profiled size nearest to the panels' size
+    double factor = 1;          ///< predicted useful GFLOP/s over GOSpMV's P_dense(nz_E) / fill
+    double launch_seconds = 0;  ///< t0: what a run costs before its first entry (launch_seconds())
+    double rows_seconds = 0;    ///< the block rows' work: sum of block_row_time, scaled to every block row
+    double chain_seconds = 0;   ///< the longest block row alone (0 without a chain record)
+    double seconds = 0;         ///< predicted time: t0 + max(rows, chain), or t0 + rows + chain for bcsr-2kernel
+    double gflops = 0;          ///< predicted useful GFLOP/s, 2 nnz / seconds
 };
 
-/// @brief Time of one block row holding b blocks, interpolated from panels sorted by bpr, in
-/// units of 1/GFLOP/s per stored value pair: tau(bpr_k) = r*c*bpr_k / P_k. Linear in b between
-/// measured points (a warp kernel costs about the same for 1..32 blocks, a thread per block
-/// costs in proportion: both are piecewise linear); the last slope past the last point; an
-/// empty block row costs as much as the smallest panel's. Throws kit::Error on no panels.
-/// @param panels [in] panel records of one (variant, precision, shape, layout), sorted by bpr
-/// @param b [in] blocks in the block row
-double block_row_time(const std::vector<PanelEntry>& panels, double b);
+/// @brief What one run of `variant` costs whatever its size: the intercept t0 of a least-squares
+/// line through the dense records' times (2 nnz / GFLOP/s) against nnz, clamped at 0; 0 with
+/// fewer than two sizes. A panel's time less t0 is the work of its block rows.
+/// @param profile [in] the profile  @param variant [in] kernel name  @param p [in] precision
+/// @param r [in] rows per block  @param c [in] columns per block
+double launch_seconds(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c);
 
-/// @brief The kit's extension of GOSpMV's estimate: how fast `variant` processes the stored
-/// values of a matrix with this sample's block rows, relative to a dense panel.
+/// @brief Work time in seconds of one block row holding b blocks, interpolated from panels
+/// sorted by bpr: a panel of nnz entries at bpr_k has nnz / (r*c*bpr_k) block rows sharing
+/// its time less `launch`, w_k = (2 nnz / P_k - launch) * r*c*bpr_k / nnz (never below 0).
+/// Linear in b between measured points (a warp costs about the same for 1..32 blocks, a thread
+/// per block costs in proportion: both are piecewise linear); proportional past the last
+/// point; an empty block row costs as much as the smallest panel's. Throws kit::Error on no panels.
+/// @param panels [in] panel records of one (variant, precision, shape, layout), sorted by bpr
+/// @param b [in] blocks in the block row  @param launch [in] t0 of launch_seconds()
+double block_row_time(const std::vector<PanelEntry>& panels, double b, double launch);
+
+/// @brief The kit's time model for `variant` at r x c on a matrix with this sample.
 ///
-/// Each sampled block row with b blocks costs
-/// tau(b) = locality * tau_band(b) + (1 - locality) * tau_scatter(b) (block_row_time); the
-/// stored-value speed is r*c*(sampled blocks) / sum of tau, and the factor is that speed over
-/// P_dense at the profiled size nearest to the panels' size, so that
-/// P_dense(nz_d) / f * factor is the panels' prediction carried to this matrix's size.
-/// With one layout profiled, that layout alone is used; with none, factor 1.
+/// T = t0 + max(rows, chain): the long block row runs beside the others. For bcsr-2kernel,
+/// T = t0 + rows + chain: its second launch, which sums the long row, starts only after the
+/// first has finished every block. rows: each sampled block row with b blocks costs
+/// locality * w_band(b) + (1 - locality) * w_scatter(b) (block_row_time), summed over the
+/// sample (so a spread of row lengths counts, not only the mean) and scaled by
+/// all_block_rows / block_rows. chain: the longest block row run alone, (T_chain - t0) *
+/// longest_blocks / blocks of the profile's chain record. The factor is 2 nnz / T over
+/// P_dense(nz_E) / fill, with fill and nz_E from the same sample, so that choose_block's
+/// P_dense / fill * factor is the model's prediction. With one layout profiled, that layout
+/// alone is used; without panels for the shape, factor 1 (GOSpMV's model).
 /// @param profile [in] the profile  @param variant [in] kernel name  @param p [in] precision
 /// @param r [in] rows per block  @param c [in] columns per block  @param sample [in] sample_block_rows()
 StructureModel structure_model(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c,

@@ -31,6 +31,11 @@ std::uint64_t mix(std::uint64_t z) {
 
 std::string default_profile_path() { return KIT_BCSR_DEFAULT_PROFILE; }
 
+/// Whether the longest block row's chain runs after the other block rows' work instead of
+/// beside it: bcsr-2kernel sums every row in a second launch that starts only when the first
+/// has written all partial sums, so its long row's sum cannot overlap kernel 1.
+bool chain_follows_rows(const std::string& variant) { return variant == "bcsr-2kernel"; }
+
 bool is_placeholder(const BcsrProfile& p) { return p.device.find("placeholder") != std::string::npos; }
 
 /// The profile's file name as notes print it: relative to the kit when it lies inside it, so
@@ -101,23 +106,56 @@ BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>&
         out.entries += first_entry(ib + 1) - first_entry(ib);
     }
     if (out.entries == 0 && A.nnz() > 0 && sigma < 1.0) return sample_block_rows(A, row_ptr, r, c, 1.0, value_bytes);
+    out.all_block_rows = block_rows;
+    out.nnz = A.nnz();
+    // The longest block row by entries, found from row_ptr alone; its blocks counted exactly.
+    // A chain only matters when one block row holds far more entries than the rest, and then
+    // the one with the most entries is also the one with the most blocks, to within r*c.
+    index_t longest = 0;
+    for (index_t ib = 1; ib < block_rows; ++ib)
+        if (first_entry(ib + 1) - first_entry(ib) > first_entry(longest + 1) - first_entry(longest)) longest = ib;
+    if (block_rows > 0) {
+        const index_t stamp_row = block_rows;  // a stamp no sampled block row used
+        for (count_t k = first_entry(longest); k < first_entry(longest + 1); ++k) {
+            const index_t bc = A.col[k] / c;
+            if (seen[bc] == stamp_row) continue;
+            seen[bc] = stamp_row;
+            ++out.longest_blocks;
+        }
+    }
     return out;
 }
 
-double block_row_time(const std::vector<PanelEntry>& panels, double b) {
+double launch_seconds(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c) {
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const ProfileEntry& e : profile.entries) {
+        if (e.variant != variant || e.precision != p || e.r != r || e.c != c) continue;
+        const double x = static_cast<double>(e.nnz), y = 2.0 * x / (e.gflops * 1e9);
+        n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+    }
+    const double spread = n * sxx - sx * sx;
+    if (n < 2 || !(spread > 0)) return 0.0;
+    const double slope = (n * sxy - sx * sy) / spread;
+    return std::max(0.0, (sy - slope * sx) / n);
+}
+
+double block_row_time(const std::vector<PanelEntry>& panels, double b, double launch) {
     if (panels.empty()) throw Error("block_row_time: no panel records to interpolate");
-    auto tau = [](const PanelEntry& e) { return static_cast<double>(e.r) * e.c * e.bpr / e.gflops; };
+    auto work = [launch](const PanelEntry& e) {
+        const double nnz = static_cast<double>(e.nnz);
+        return std::max(0.0, 2.0 * nnz / (e.gflops * 1e9) - launch) * e.r * e.c * e.bpr / nnz;
+    };
     const PanelEntry& first = panels.front();
     const PanelEntry& last = panels.back();
-    if (b <= first.bpr) return tau(first);
-    if (b >= last.bpr) return tau(last) * b / last.bpr;
+    if (b <= first.bpr) return work(first);
+    if (b >= last.bpr) return work(last) * b / last.bpr;
     for (std::size_t k = 1; k < panels.size(); ++k)
         if (b <= panels[k].bpr) {
-            const double t0 = tau(panels[k - 1]), t1 = tau(panels[k]);
+            const double t0 = work(panels[k - 1]), t1 = work(panels[k]);
             const double w = (b - panels[k - 1].bpr) / static_cast<double>(panels[k].bpr - panels[k - 1].bpr);
             return t0 + w * (t1 - t0);
         }
-    return tau(last);  // not reached: b < last.bpr
+    return work(last);  // not reached: b < last.bpr
 }
 
 StructureModel structure_model(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c,
@@ -125,21 +163,28 @@ StructureModel structure_model(const BcsrProfile& profile, const std::string& va
     StructureModel m;
     const std::vector<PanelEntry> band = profile.panels_of(variant, p, r, c, PanelLayout::band);
     const std::vector<PanelEntry> scatter = profile.panels_of(variant, p, r, c, PanelLayout::scatter);
-    if ((band.empty() && scatter.empty()) || sample.blocks == 0) return m;
-    const count_t panel_nnz = (band.empty() ? scatter : band).front().nnz;
-    const ProfileEntry* dense = profile.nearest(variant, p, r, c, static_cast<double>(panel_nnz));
+    if ((band.empty() && scatter.empty()) || sample.blocks == 0 || sample.nnz == 0) return m;
+    const double fill = sample.fill(r, c);
+    const ProfileEntry* dense = profile.nearest(variant, p, r, c, fill * static_cast<double>(sample.nnz));
     if (!dense) return m;
     const double local = band.empty() ? 0.0 : scatter.empty() ? 1.0 : sample.locality();
-    double time = 0;
+    m.launch_seconds = launch_seconds(profile, variant, p, r, c);
+    double sampled = 0;
     for (const auto& [b, rows] : sample.rows_by_blocks) {
-        const double t_band = band.empty() ? 0.0 : block_row_time(band, static_cast<double>(b));
-        const double t_scatter = scatter.empty() ? 0.0 : block_row_time(scatter, static_cast<double>(b));
-        time += static_cast<double>(rows) * (local * t_band + (1 - local) * t_scatter);
+        const double w_band = band.empty() ? 0.0 : block_row_time(band, static_cast<double>(b), m.launch_seconds);
+        const double w_scatter = scatter.empty() ? 0.0 : block_row_time(scatter, static_cast<double>(b), m.launch_seconds);
+        sampled += static_cast<double>(rows) * (local * w_band + (1 - local) * w_scatter);
     }
+    m.rows_seconds = sampled * static_cast<double>(sample.all_block_rows) / static_cast<double>(sample.block_rows);
+    if (const ChainEntry* chain = profile.chain_of(variant, p, r, c))
+        m.chain_seconds = std::max(0.0, chain->seconds() - m.launch_seconds) * static_cast<double>(sample.longest_blocks) /
+                          static_cast<double>(chain->blocks);
+    m.seconds = m.launch_seconds + (chain_follows_rows(variant) ? m.rows_seconds + m.chain_seconds
+                                                                : std::max(m.rows_seconds, m.chain_seconds));
+    if (!(m.seconds > 0)) return StructureModel{};
     m.used = true;
-    m.structured_gflops = static_cast<double>(r) * c * static_cast<double>(sample.blocks) / time;
-    m.panel_dense_gflops = dense->gflops;
-    m.factor = m.structured_gflops / dense->gflops;
+    m.gflops = 2.0 * static_cast<double>(sample.nnz) / m.seconds * 1e-9;
+    m.factor = m.gflops / (dense->gflops / fill);
     return m;
 }
 

@@ -25,7 +25,7 @@ const char* kHelp =
     "times bcsr-2kernel and bcsr-warp with every r x c in 1..4 x 1..4, checks each result against the\n"
     "oracle, and compares each kernel's pick, and the joint pick of kernel and shape, with the fastest.\n"
     "It prints each pick's prediction error, (estimate - measured) / measured, and their median.\n"
-    "None of these matrices is one the profile measures (tune-profile times dense and structured panels).\n\n"
+    "None of these matrices is one the profile measures (tune-profile times dense matrices, panels and chains).\n\n"
     "  --profile FILE   profile for the tuner (default $KIT_BCSR_PROFILE, else labs/05-bcsr/profile_default.txt)\n"
     "  --precision P    float | double | both (default double)\n"
     "  --repeats N      timed repeats per shape, median reported (default 20); L2 is flushed before each\n"

@@ -20,6 +20,32 @@ BcsrProfile BcsrProfile::read(const std::string& path) {
     return p;
 }
 
+namespace {
+
+/// Reads the fields every record starts with, VARIANT PRECISION R C NNZ, and checks them.
+template <class Entry>
+bool read_head(std::istringstream& fields, Entry& e, const std::string& name, long long line_no) {
+    std::string precision;
+    if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz)) return false;
+    try {
+        e.precision = parse_precision(precision);
+    } catch (const Error& err) {
+        throw InputError(name, line_no, err.what());
+    }
+    if (e.r < 1 || e.r > 4 || e.c < 1 || e.c > 4) throw InputError(name, line_no, "block size must be R, C in 1..4");
+    return true;
+}
+
+/// True when the record has no field left over.
+bool at_end(std::istringstream& fields) {
+    std::string extra;
+    return !(fields >> extra);
+}
+
+bool valid_gflops(double g) { return g > 0 && std::isfinite(g); }
+
+}  // namespace
+
 BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
     BcsrProfile p;
     std::string line;
@@ -32,45 +58,35 @@ BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
         if (!(fields >> keyword)) continue;
         if (keyword == "device") {
             std::getline(fields >> std::ws, p.device);
-            continue;
-        }
-        if (keyword == "panel") {
+        } else if (keyword == "panel") {
             PanelEntry e;
-            std::string precision, layout, extra;
-            if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz >> e.bpr >> layout >> e.gflops) ||
-                (fields >> extra))
+            std::string layout;
+            if (!read_head(fields, e, name, line_no) || !(fields >> e.bpr >> layout >> e.gflops) || !at_end(fields))
                 throw InputError(name, line_no, "a panel record is 'panel VARIANT PRECISION R C NNZ BPR LAYOUT GFLOPS'");
-            try {
-                e.precision = parse_precision(precision);
-            } catch (const Error& err) {
-                throw InputError(name, line_no, err.what());
-            }
             if (layout != "band" && layout != "scatter")
                 throw InputError(name, line_no, "panel LAYOUT must be 'band' or 'scatter', got '" + layout + "'");
             e.layout = layout == "band" ? PanelLayout::band : PanelLayout::scatter;
-            if (e.r < 1 || e.r > 4 || e.c < 1 || e.c > 4)
-                throw InputError(name, line_no, "block size must be R, C in 1..4");
-            if (e.nnz < 1 || e.bpr < 1 || !(e.gflops > 0) || !std::isfinite(e.gflops))
+            if (e.nnz < 1 || e.bpr < 1 || !valid_gflops(e.gflops))
                 throw InputError(name, line_no, "NNZ and BPR must be positive and GFLOPS a positive number");
             p.panels.push_back(e);
-            continue;
+        } else if (keyword == "chain") {
+            ChainEntry e;
+            if (!read_head(fields, e, name, line_no) || !(fields >> e.blocks >> e.gflops) || !at_end(fields))
+                throw InputError(name, line_no, "a chain record is 'chain VARIANT PRECISION R C NNZ BLOCKS GFLOPS'");
+            if (e.nnz < 1 || e.blocks < 1 || !valid_gflops(e.gflops))
+                throw InputError(name, line_no, "NNZ and BLOCKS must be positive and GFLOPS a positive number");
+            p.chains.push_back(e);
+        } else if (keyword == "dense") {
+            ProfileEntry e;
+            if (!read_head(fields, e, name, line_no) || !(fields >> e.gflops) || !at_end(fields))
+                throw InputError(name, line_no, "a dense record is 'dense VARIANT PRECISION R C NNZ GFLOPS'");
+            if (e.nnz < 1 || !valid_gflops(e.gflops))
+                throw InputError(name, line_no, "NNZ must be positive and GFLOPS a positive number");
+            p.entries.push_back(e);
+        } else {
+            throw InputError(name, line_no,
+                             "unknown record '" + keyword + "' (expected 'device', 'dense', 'panel' or 'chain')");
         }
-        if (keyword != "dense")
-            throw InputError(name, line_no, "unknown record '" + keyword + "' (expected 'device', 'dense' or 'panel')");
-        ProfileEntry e;
-        std::string precision, extra;
-        if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz >> e.gflops) || (fields >> extra))
-            throw InputError(name, line_no, "a dense record is 'dense VARIANT PRECISION R C NNZ GFLOPS'");
-        try {
-            e.precision = parse_precision(precision);
-        } catch (const Error& err) {
-            throw InputError(name, line_no, err.what());
-        }
-        if (e.r < 1 || e.r > 4 || e.c < 1 || e.c > 4)
-            throw InputError(name, line_no, "block size must be R, C in 1..4");
-        if (e.nnz < 1 || !(e.gflops > 0) || !std::isfinite(e.gflops))
-            throw InputError(name, line_no, "NNZ must be positive and GFLOPS a positive number");
-        p.entries.push_back(e);
     }
     return p;
 }
@@ -78,7 +94,8 @@ BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
 void BcsrProfile::write(std::ostream& out, const std::string& comment) const {
     out << "# BCSR performance profile of dense matrices (GOSpMV offline step), read by the BCSR autotuner.\n"
         << "# Records: 'device NAME', 'dense VARIANT PRECISION R C NNZ GFLOPS' and\n"
-        << "# 'panel VARIANT PRECISION R C NNZ BPR band|scatter GFLOPS' (see labs/common/bcsr_profile.hpp).\n";
+        << "# 'panel VARIANT PRECISION R C NNZ BPR band|scatter GFLOPS' and 'chain VARIANT PRECISION R C NNZ BLOCKS GFLOPS'\n"
+        << "# (see labs/common/bcsr_profile.hpp).\n";
     std::istringstream lines(comment);
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
     if (!device.empty()) out << "device " << device << "\n";
@@ -88,6 +105,9 @@ void BcsrProfile::write(std::ostream& out, const std::string& comment) const {
     for (const PanelEntry& e : panels)
         out << "panel " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
             << " " << e.bpr << " " << to_string(e.layout) << " " << std::setprecision(6) << e.gflops << "\n";
+    for (const ChainEntry& e : chains)
+        out << "chain " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
+            << " " << e.blocks << " " << std::setprecision(6) << e.gflops << "\n";
 }
 
 const ProfileEntry* BcsrProfile::nearest(const std::string& variant, Precision p, int r, int c, double nnz) const {
@@ -114,6 +134,14 @@ std::vector<PanelEntry> BcsrProfile::panels_of(const std::string& variant, Preci
         if (e.variant == variant && e.precision == p && e.r == r && e.c == c && e.layout == layout) out.push_back(e);
     std::stable_sort(out.begin(), out.end(), [](const PanelEntry& a, const PanelEntry& b) { return a.bpr < b.bpr; });
     return out;
+}
+
+const ChainEntry* BcsrProfile::chain_of(const std::string& variant, Precision p, int r, int c) const {
+    const ChainEntry* best = nullptr;
+    for (const ChainEntry& e : chains)
+        if (e.variant == variant && e.precision == p && e.r == r && e.c == c && (!best || e.blocks > best->blocks))
+            best = &e;
+    return best;
 }
 
 bool BcsrProfile::covers(const std::string& variant, Precision p) const {

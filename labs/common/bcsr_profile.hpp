@@ -21,6 +21,14 @@
 /// @code
 ///     panel  bcsr-warp  double  2 2  2097152  8 scatter  41.3  <- variant precision r c nnz bpr layout GFLOP/s
 /// @endcode
+///
+/// A `chain` record measures the longest block row alone: a matrix whose block row 0 holds
+/// `blocks` blocks side by side and every other block row one block. Its time is that of one
+/// thread (or one warp) working through the long block row, which no panel of many equal block
+/// rows shows (there, the neighbours of a long row are long too, and share its memory traffic).
+/// @code
+///     chain  bcsr-2kernel  float  1 1  16384  8192  0.21   <- variant precision r c nnz blocks GFLOP/s
+/// @endcode
 #pragma once
 
 #include <iosfwd>
@@ -62,12 +70,26 @@ struct PanelEntry {
     double gflops = 0;                     ///< its speed, 2 nnz / median time
 };
 
+/// @brief One measured chain: one block row of `blocks` blocks among block rows of one block.
+struct ChainEntry {
+    std::string variant;                   ///< kernel name, e.g. "bcsr-2kernel"
+    Precision precision = Precision::f64;  ///< working precision
+    int r = 1;                             ///< rows per block
+    int c = 1;                             ///< columns per block
+    count_t nnz = 0;                       ///< entries of the whole matrix measured
+    count_t blocks = 1;                    ///< blocks of its long block row
+    double gflops = 0;                     ///< its speed, 2 nnz / median time
+    /// @brief The median time of the measured SpMV, in seconds: 2 nnz / GFLOP/s.
+    double seconds() const { return 2.0 * static_cast<double>(nnz) / (gflops * 1e9); }
+};
+
 /// @brief A whole profile: where it was measured and its points.
 struct BcsrProfile {
     std::string device;                 ///< the `device` line ("" if absent)
     std::string source;                 ///< file it was read from ("" if built in memory)
     std::vector<ProfileEntry> entries;  ///< every `dense` record, in file order
     std::vector<PanelEntry> panels;     ///< every `panel` record, in file order
+    std::vector<ChainEntry> chains;     ///< every `chain` record, in file order
 
     /// @brief Reads a profile file; throws InputError naming file:line on a bad record.
     /// @param path [in] file name
@@ -96,6 +118,10 @@ struct BcsrProfile {
     /// @param variant [in] kernel name  @param p [in] precision  @param r [in] rows per block
     /// @param c [in] columns per block  @param layout [in] band or scatter
     std::vector<PanelEntry> panels_of(const std::string& variant, Precision p, int r, int c, PanelLayout layout) const;
+    /// @brief The chain record of (variant, precision, r x c) with the most blocks, or nullptr.
+    /// @param variant [in] kernel name  @param p [in] precision  @param r [in] rows per block
+    /// @param c [in] columns per block
+    const ChainEntry* chain_of(const std::string& variant, Precision p, int r, int c) const;
 };
 
 }  // namespace kit

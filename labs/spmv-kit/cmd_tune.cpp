@@ -32,12 +32,18 @@ const char* kTuneHelp =
     "                      nnz/W rows x W columns, rounded to a multiple of 12 rows so every r x c\n"
     "                      tiles it. 0: square n x n, as GOSpMV did (see handouts/05-bcsr.md for why\n"
     "                      the kit prefers panels on GPUs)\n"
-    "  --panel-bpr LIST    blocks per block row of the structured panels (default 1,2,4,8,16,32,64);\n"
+    "  --panel-bpr LIST    blocks per block row of the structured panels (default 1,2,4,8,16,32,64,256);\n"
     "                      'none' writes a dense-only profile (GOSpMV's). A panel has fill 1 at its r x c\n"
     "                      and exactly that many blocks in every block row, side by side along a band\n"
     "                      ('band': x read in order) or at random block columns ('scatter': x gathered)\n"
-    "  --panel-nnz N       entries of each panel (default 2097152)\n"
+    "  --panel-nnz N       entries of each panel (default 8388608: at a few million entries a run's\n"
+    "                      launch cost is still a large part of its time)\n"
+    "  --chain-blocks N    blocks of the long block row of the chain records (default 8192; 0: none).\n"
+    "                      A chain matrix has one block row of N blocks side by side and one block in\n"
+    "                      every other block row: it times the longest block row alone, as in a\n"
+    "                      power-law matrix\n"
     "  --repeats N         timed repeats per point after 2 warm-ups (default 20)\n"
+    "It takes about 6 minutes on an H100 (most of it building the panels on the CPU).\n"
     "GPU runs flush L2 before each timed repeat, as the benchmarks and tune_check do.\n"
     "Exit status: 0 when written; 2 on bad input, an unavailable backend or a wrong result.\n";
 
@@ -111,10 +117,44 @@ CooMatrix panel_matrix(int r, int c, int bpr, PanelLayout layout, count_t nnz) {
     return A;
 }
 
+/// A chain of the profile: block row 0 holds `blocks` r x c blocks side by side, each of the
+/// other `blocks` / 2 block rows one block on its diagonal, so that the run's time is the
+/// time of the long block row alone, plus a launch.
+CooMatrix chain_matrix(int r, int c, count_t blocks) {
+    const index_t short_rows = static_cast<index_t>(std::max<count_t>(1, blocks / 2));
+    const index_t block_cols = static_cast<index_t>(std::max<count_t>(blocks, short_rows + 1));
+    CooMatrix A;
+    A.rows = (short_rows + 1) * r;
+    A.cols = block_cols * c;
+    auto add_block = [&](index_t ib, index_t bc) {
+        for (int i = 0; i < r; ++i)
+            for (int j = 0; j < c; ++j) {
+                const index_t row = ib * r + i, col = bc * c + j;
+                A.add(row, col, 1.0 / (1 + (row + 2 * col) % 13));
+            }
+    };
+    for (index_t bc = 0; bc < static_cast<index_t>(blocks); ++bc) add_block(0, bc);
+    for (index_t ib = 1; ib <= short_rows; ++ib) add_block(ib, ib);
+    A.normalize();
+    return A;
+}
+
+/// Runs `v` on `ref` as configured in `opt`, checked, and returns its GFLOP/s; throws naming
+/// `what` if the run is refused, wrong or too fast to measure (no profile is then written).
+double checked_gflops(const Variant& v, const Reference& ref, const RunOptions& opt, const std::string& what) {
+    const CheckedRun o = run_checked(v, ref, opt);
+    if (o.status != RunStatus::ok || !(o.gflops > 0))
+        throw Error("tune-profile: " + v.name + " " + std::to_string(opt.tunable("block_r")) + "x" +
+                    std::to_string(opt.tunable("block_c")) + " on " + what + ": " +
+                    (o.status == RunStatus::ok ? std::string("no measurable time") : to_string(o.status) + ": " + o.message) +
+                    "; no profile written");
+    return o.gflops;
+}
+
 }  // namespace
 
 int cmd_tune_profile(const std::vector<std::string>& argv) {
-    const Args a(argv, {"--out", "--backends", "--precision", "--sizes", "--width", "--panel-bpr", "--panel-nnz", "--repeats"}, {"--help"}, "tune-profile");
+    const Args a(argv, {"--out", "--backends", "--precision", "--sizes", "--width", "--panel-bpr", "--panel-nnz", "--chain-blocks", "--repeats"}, {"--help"}, "tune-profile");
     if (a.has("--help")) {
         std::cout << kTuneHelp;
         return 0;
@@ -148,12 +188,13 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
     if (variants.empty()) throw Error("tune-profile: no lab 05 BCSR variant is registered for the chosen backends");
     std::vector<int> panel_bprs;
     if (a.get("--panel-bpr", "") != "none")
-        for (const std::string& s : split(a.get("--panel-bpr", "1,2,4,8,16,32,64"))) {
+        for (const std::string& s : split(a.get("--panel-bpr", "1,2,4,8,16,32,64,256"))) {
             const long long b = std::atoll(s.c_str());
             if (b < 1 || b > 4096) throw Error("tune-profile: --panel-bpr takes block counts in 1..4096 (or none), got '" + s + "'");
             panel_bprs.push_back(static_cast<int>(b));
         }
-    const count_t panel_nnz = a.get_int("--panel-nnz", 2097152, 4096, 400000000);
+    const count_t panel_nnz = a.get_int("--panel-nnz", 8388608, 4096, 400000000);
+    const count_t chain_blocks = a.get_int("--chain-blocks", 8192, 0, 1 << 20);
     RunOptions opt;
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 1, 100000));
 
@@ -172,16 +213,10 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
                         opt.precision = p;
                         opt.tunables["block_r"] = r;
                         opt.tunables["block_c"] = c;
-                        const CheckedRun o = run_checked(*v, ref, opt);
-                        if (o.status == RunStatus::ok && !(o.gflops > 0))
-                            throw Error("tune-profile: a run took no measurable time");
-                        if (o.status != RunStatus::ok)
-                            throw Error("tune-profile: " + v->name + " " + std::to_string(r) + "x" + std::to_string(c) +
-                                        " on dense " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ": " + to_string(o.status) + ": " + o.message +
-                                        "; no profile written");
-                        profile.entries.push_back({v->name, p, r, c, A.nnz(), o.gflops});
+                        const double gflops = checked_gflops(*v, ref, opt, "dense " + std::to_string(A.rows) + "x" + std::to_string(A.cols));
+                        profile.entries.push_back({v->name, p, r, c, A.nnz(), gflops});
                         std::printf("%-13s %-6s %dx%d  dense %7d x %-5d nnz %9lld  %9.3f GFLOP/s\n", v->name.c_str(),
-                                    to_string(p).c_str(), r, c, A.rows, A.cols, static_cast<long long>(A.nnz()), o.gflops);
+                                    to_string(p).c_str(), r, c, A.rows, A.cols, static_cast<long long>(A.nnz()), gflops);
                         std::fflush(stdout);
                     }
     }
@@ -196,29 +231,42 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
                     for (const Variant* v : variants)
                         for (Precision p : precisions) {
                             opt.precision = p;
-                            const CheckedRun o = run_checked(*v, ref, opt);
-                            if (o.status != RunStatus::ok || !(o.gflops > 0))
-                                throw Error("tune-profile: " + v->name + " " + std::to_string(r) + "x" + std::to_string(c) +
-                                            " on the " + to_string(layout) + " panel with " + std::to_string(bpr) +
-                                            " blocks per block row: " + to_string(o.status) + ": " + o.message +
-                                            "; no profile written");
-                            profile.panels.push_back({v->name, p, r, c, A.nnz(), bpr, layout, o.gflops});
+                            const double gflops = checked_gflops(*v, ref, opt, "the " + to_string(layout) + " panel with " +
+                                                                 std::to_string(bpr) + " blocks per block row");
+                            profile.panels.push_back({v->name, p, r, c, A.nnz(), bpr, layout, gflops});
                             std::printf("%-13s %-6s %dx%d  %-7s panel %4d blocks/block row  nnz %9lld  %9.3f GFLOP/s\n",
                                         v->name.c_str(), to_string(p).c_str(), r, c, to_string(layout).c_str(), bpr,
-                                        static_cast<long long>(A.nnz()), o.gflops);
+                                        static_cast<long long>(A.nnz()), gflops);
                             std::fflush(stdout);
                         }
                 }
+    for (int r = 1; r <= 4 && chain_blocks > 0; ++r)
+        for (int c = 1; c <= 4; ++c) {
+            const Reference ref = make_reference(chain_matrix(r, c, chain_blocks), "random");
+            opt.tunables["block_r"] = r;
+            opt.tunables["block_c"] = c;
+            for (const Variant* v : variants)
+                for (Precision p : precisions) {
+                    opt.precision = p;
+                    const double gflops = checked_gflops(*v, ref, opt, "the chain of " + std::to_string(chain_blocks) + " blocks");
+                    profile.chains.push_back({v->name, p, r, c, ref.matrix().nnz(), chain_blocks, gflops});
+                    std::printf("%-13s %-6s %dx%d  chain of %lld blocks  nnz %9lld  %9.3f GFLOP/s\n", v->name.c_str(),
+                                to_string(p).c_str(), r, c, static_cast<long long>(chain_blocks),
+                                static_cast<long long>(ref.matrix().nnz()), gflops);
+                    std::fflush(stdout);
+                }
+        }
     std::ofstream out(a.get("--out"));
     if (!out) throw Error("tune-profile: cannot write '" + a.get("--out") + "'");
     profile.write(out, "Written by: spmv-kit tune-profile, " +
                            (width > 0 ? "dense panels of " + std::to_string(round_to_12(width)) + " columns"
                                       : std::string("square dense matrices")) +
-                           ", panels of " + std::to_string(panel_nnz) + " entries, " + std::to_string(opt.repeats) +
+                           ", panels of " + std::to_string(panel_nnz) + " entries, chains of " +
+                           std::to_string(chain_blocks) + " blocks, " + std::to_string(opt.repeats) +
                            " timed repeats (median), L2 flushed before each GPU repeat.");
     if (!out.flush()) throw Error("tune-profile: writing '" + a.get("--out") + "' failed");
-    std::printf("wrote %zu dense and %zu panel records to %s\n", profile.entries.size(), profile.panels.size(),
-                a.get("--out").c_str());
+    std::printf("wrote %zu dense, %zu panel and %zu chain records to %s\n", profile.entries.size(),
+                profile.panels.size(), profile.chains.size(), a.get("--out").c_str());
     return 0;
 }
 

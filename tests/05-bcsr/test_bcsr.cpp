@@ -188,13 +188,16 @@ TEST(Step5_ChooseBlock, RefusesAProfileWithoutTheVariant) {
 KIT_SPMV_TEST(Step5_BcsrAutoCpu, Rdb450, "bcsr", Backend::cpu, rdb450_problem(), false)
 KIT_SPMV_TEST(Step5_BcsrAutoCuda, Rdb450, "bcsr-warp", Backend::cuda, rdb450_problem(), false)
 
-// The structure model (bcsr_tuner.hpp): GOSpMV's P_dense / fill, corrected by panels of known
-// blocks per block row and layout. Small cases whose figures can be checked by hand.
+// The time model (bcsr_tuner.hpp): GOSpMV's P_dense / fill, replaced by a launch cost, block
+// rows timed by panels of known blocks per block row and layout, and the longest block row
+// timed by a chain record. Small cases whose figures can be checked by hand.
 
 TEST(Step5_ChooseBlock, StructureModelArithmetic) {
     try {
-        // Panels of one shape, 2x2: tau(bpr) = r*c*bpr / P. bpr 1 at 4 GFLOP/s: tau 1; bpr 4 at 8: tau 2;
-        // bpr 8 at 16: tau 2. Linear between points, flat below the first, proportional past the last.
+        // Panels of one shape, 2x2, and one dense size (so no launch cost can be fitted: t0 = 0).
+        // A panel of nnz entries at bpr has nnz / (4 bpr) block rows sharing 2 nnz / P ns: each
+        // costs w = 8 bpr / P ns. bpr 1 at 4 GFLOP/s: 2 ns; bpr 4 at 8: 4 ns; bpr 8 at 16: 4 ns.
+        // Linear between points, flat below the first, proportional past the last.
         std::istringstream text("device test\n"
                                 "dense bcsr f64 2 2 1000 20\n"
                                 "panel bcsr double 2 2 1000 1 band 4\n"
@@ -220,26 +223,87 @@ TEST(Step5_ChooseBlock, StructureModelArithmetic) {
 
         ASSERT_EQ(band.size(), 3u) << "05-bcsr step 5: the profile's panel records";
         EXPECT_EQ(band[1].bpr, 4) << "05-bcsr step 5: panels_of sorts by blocks per block row";
-        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 0), 1.0) << "05-bcsr step 5: an empty block row";
-        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 1), 1.0) << "05-bcsr step 5";
-        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 2), 4.0 / 3.0) << "05-bcsr step 5: linear between 1 and 4";
-        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 6), 2.0) << "05-bcsr step 5: linear between 4 and 8";
-        EXPECT_DOUBLE_EQ(kit::bcsr::block_row_time(band, 16), 4.0) << "05-bcsr step 5: proportional past the last panel";
+        const double ns = 1e-9;
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 0, 0), 2 * ns, 1e-12 * ns) << "05-bcsr step 5: an empty block row";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 1, 0), 2 * ns, 1e-12 * ns) << "05-bcsr step 5";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 2, 0), 8.0 / 3.0 * ns, 1e-12 * ns) << "05-bcsr step 5: linear between 1 and 4";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 6, 0), 4 * ns, 1e-12 * ns) << "05-bcsr step 5: linear between 4 and 8";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 16, 0), 8 * ns, 1e-12 * ns) << "05-bcsr step 5: proportional past the last panel";
+        // A launch cost of 1 ns leaves the bpr-1 panel (1000 entries, 500 ns) 499 ns for its 250 block rows.
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 1, 1 * ns), 499.0 / 250.0 * ns, 1e-12 * ns) << "05-bcsr step 5: t0 removed";
+        EXPECT_DOUBLE_EQ(kit::bcsr::launch_seconds(profile, "bcsr", kit::Precision::f64, 2, 2), 0.0)
+            << "05-bcsr step 5: one dense size fits no launch cost";
         EXPECT_EQ(sample.block_rows, 2) << "05-bcsr step 5";
         EXPECT_EQ(sample.blocks, 4) << "05-bcsr step 5";
         EXPECT_EQ(sample.entries, 9) << "05-bcsr step 5";
+        EXPECT_EQ(sample.all_block_rows, 2) << "05-bcsr step 5";
+        EXPECT_EQ(sample.nnz, 9) << "05-bcsr step 5";
+        EXPECT_EQ(sample.longest_blocks, 2) << "05-bcsr step 5: the block row with the most entries holds 2 blocks";
         EXPECT_EQ(sample.rows_by_blocks.at(2), 2) << "05-bcsr step 5: both block rows hold 2 blocks";
         EXPECT_EQ(sample.local_blocks, 3) << "05-bcsr step 5: every block but the first reads a sector already read";
         EXPECT_EQ(far_sample.local_blocks, 0) << "05-bcsr step 5: gathers 40 columns apart are not local";
-        // Only band panels: each block row costs tau(2) = 4/3, so 2*2*4 stored values / (8/3) = 6
-        // GFLOP/s, against P_dense 20 at the panels' size: factor 0.3.
+        // Only band panels: each block row costs w(2) = 8/3 ns, 16/3 ns in all, so 2 * 9 useful flops
+        // run at 3.375 GFLOP/s, against P_dense / fill = 20 / (16/9) = 11.25: factor 0.3.
         EXPECT_TRUE(m.used) << "05-bcsr step 5";
-        EXPECT_DOUBLE_EQ(m.structured_gflops, 6.0) << "05-bcsr step 5: stored values / sum of tau";
-        EXPECT_DOUBLE_EQ(m.factor, 0.3) << "05-bcsr step 5: structured speed / P_dense";
+        EXPECT_NEAR(m.rows_seconds, 16.0 / 3.0 * ns, 1e-12 * ns) << "05-bcsr step 5: the sum of w over the block rows";
+        EXPECT_DOUBLE_EQ(m.chain_seconds, 0.0) << "05-bcsr step 5: no chain record";
+        EXPECT_NEAR(m.gflops, 3.375, 1e-12) << "05-bcsr step 5: 2 nnz / predicted time";
+        EXPECT_NEAR(m.factor, 0.3, 1e-12) << "05-bcsr step 5: predicted speed / (P_dense / fill)";
         ASSERT_EQ(choice.shapes.size(), 1u) << "05-bcsr step 5: only 2x2 is profiled";
-        EXPECT_DOUBLE_EQ(choice.best.structure, 0.3) << "05-bcsr step 5: choose_block uses structure_factor";
-        EXPECT_DOUBLE_EQ(choice.best.estimate, 20.0 / (16.0 / 9.0) * 0.3)
+        EXPECT_NEAR(choice.best.structure, 0.3, 1e-12) << "05-bcsr step 5: choose_block uses structure_factor";
+        EXPECT_NEAR(choice.best.estimate, 20.0 / (16.0 / 9.0) * 0.3, 1e-11)
             << "05-bcsr step 5: estimate = P_dense / fill * structure";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+TEST(Step5_ChooseBlock, LaunchCostAndTheLongestBlockRow) {
+    try {
+        // Both kernels, float, 1x1, the same records. Dense runs of 1000 and 3000 entries take 2
+        // and 4 us: the line t = t0 + n * 1 ns has t0 = 1 us. A band panel of 4000 entries, 2
+        // blocks per block row, takes 3 us: 2 us of work for 2000 block rows, 1 ns each. A chain
+        // of 100 blocks (300 entries in all) takes 21 us: 20 us of work, 0.2 us a block.
+        kit::BcsrProfile profile;
+        const auto f32 = kit::Precision::f32;
+        for (const char* v : {"bcsr-2kernel", "bcsr-warp"}) {
+            profile.entries.push_back({v, f32, 1, 1, 1000, 1.0});
+            profile.entries.push_back({v, f32, 1, 1, 3000, 1.5});
+            profile.panels.push_back({v, f32, 1, 1, 4000, 2, kit::PanelLayout::band, 8.0 / 3.0});
+            profile.chains.push_back({v, f32, 1, 1, 300, 100, 600.0 / 21000.0});
+        }
+        // 1000 block rows of 2 blocks, 10 of them sampled, all local: the rows take 1000 * 1 ns.
+        kit::bcsr::BlockRowSample sample;
+        sample.rows_by_blocks = {{2, 10}};
+        sample.block_rows = 10;
+        sample.blocks = 20;
+        sample.entries = 20;
+        sample.local_blocks = 20;
+        sample.all_block_rows = 1000;
+        sample.nnz = 2000;
+        sample.longest_blocks = 2;
+        kit::bcsr::BlockRowSample long_row = sample;
+        long_row.longest_blocks = 50;
+
+        const double launch = kit::bcsr::launch_seconds(profile, "bcsr-warp", f32, 1, 1);
+        const auto warp = kit::bcsr::structure_model(profile, "bcsr-warp", f32, 1, 1, sample);
+        const auto warp_long = kit::bcsr::structure_model(profile, "bcsr-warp", f32, 1, 1, long_row);
+        const auto two = kit::bcsr::structure_model(profile, "bcsr-2kernel", f32, 1, 1, sample);
+        const auto two_long = kit::bcsr::structure_model(profile, "bcsr-2kernel", f32, 1, 1, long_row);
+
+        EXPECT_NEAR(launch, 1e-6, 1e-15) << "05-bcsr step 5: the intercept of the dense records' times";
+        EXPECT_NEAR(warp.rows_seconds, 1e-6, 1e-15) << "05-bcsr step 5";
+        EXPECT_NEAR(warp.chain_seconds, 0.4e-6, 1e-15) << "05-bcsr step 5: 2 blocks of the chain";
+        EXPECT_NEAR(warp.seconds, 2e-6, 1e-15) << "05-bcsr step 5: t0 + max(rows, chain)";
+        EXPECT_NEAR(warp.gflops, 2.0, 1e-9) << "05-bcsr step 5: 4000 flops in 2 us";
+        // Nearest dense size to 2000 stored values on a log scale: 3000 (1.5 GFLOP/s), fill 1.
+        EXPECT_NEAR(warp.factor, 2.0 / 1.5, 1e-9) << "05-bcsr step 5";
+        EXPECT_NEAR(warp_long.chain_seconds, 10e-6, 1e-15) << "05-bcsr step 5: 50 blocks of the chain";
+        EXPECT_NEAR(warp_long.seconds, 11e-6, 1e-15) << "05-bcsr step 5: the longest block row decides";
+        EXPECT_NEAR(warp_long.gflops, 4000.0 / 11e-6 * 1e-9, 1e-9) << "05-bcsr step 5";
+        // bcsr-2kernel sums the long row in its second launch, after every block: t0 + rows + chain.
+        EXPECT_NEAR(two.seconds, 2.4e-6, 1e-15) << "05-bcsr step 5: bcsr-2kernel adds the chain";
+        EXPECT_NEAR(two_long.seconds, 12e-6, 1e-15) << "05-bcsr step 5: bcsr-2kernel adds the chain";
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
@@ -247,10 +311,11 @@ TEST(Step5_ChooseBlock, StructureModelArithmetic) {
 
 TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
     try {
-        // 1x1, P_dense 10 at the panels' size. band: bpr 1 at 2 (tau 0.5), bpr 2 at 4 (tau 0.5);
-        // scatter: bpr 1 at 1 (tau 1), bpr 2 at 1 (tau 2). A sample of 2 block rows of 1 block and
-        // 1 of 2, 1 block of 4 local: tau(1) = 0.25*0.5 + 0.75*1 = 0.875, tau(2) = 0.25*0.5 + 0.75*2
-        // = 1.625; 4 stored values / (2*0.875 + 1.625) = 32/27 GFLOP/s; factor 32/270.
+        // 1x1, P_dense 10, one dense size (t0 = 0). w = 2 bpr / P ns. band: bpr 1 at 2 (1 ns),
+        // bpr 2 at 4 (1 ns); scatter: bpr 1 at 1 (2 ns), bpr 2 at 1 (4 ns). A sample of 2 block
+        // rows of 1 block and 1 of 2, 1 block of 4 local: w(1) = 0.25*1 + 0.75*2 = 1.75 ns,
+        // w(2) = 0.25*1 + 0.75*4 = 3.25 ns; 2 * 4 flops / (2*1.75 + 3.25) ns = 32/27 GFLOP/s;
+        // fill 1, so the factor is 32/27 / 10.
         kit::BcsrProfile profile;
         profile.entries = {{"bcsr-warp", kit::Precision::f32, 1, 1, 5000, 10.0}};
         profile.panels = {{"bcsr-warp", kit::Precision::f32, 1, 1, 4000, 1, kit::PanelLayout::band, 2.0},
@@ -263,6 +328,9 @@ TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
         sample.blocks = 4;
         sample.entries = 4;
         sample.local_blocks = 1;
+        sample.all_block_rows = 3;
+        sample.nnz = 4;
+        sample.longest_blocks = 2;
         const kit::CooMatrix A = example4x4_problem().A;
 
         const auto m = kit::bcsr::structure_model(profile, "bcsr-warp", kit::Precision::f32, 1, 1, sample);
@@ -270,8 +338,8 @@ TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
         const double factor = kit::bcsr::structure_factor(A, kit::hub_row_ptr(A), profile, "bcsr-warp",
                                                           kit::Precision::f32, 1, 1, 1.0);
 
-        EXPECT_NEAR(m.structured_gflops, 32.0 / 27.0, 1e-15) << "05-bcsr step 5";
-        EXPECT_NEAR(m.factor, 32.0 / 270.0, 1e-15) << "05-bcsr step 5";
+        EXPECT_NEAR(m.gflops, 32.0 / 27.0, 1e-12) << "05-bcsr step 5";
+        EXPECT_NEAR(m.factor, 32.0 / 270.0, 1e-13) << "05-bcsr step 5";
         ASSERT_EQ(choice.shapes.size(), 1u) << "05-bcsr step 5";
         EXPECT_DOUBLE_EQ(choice.best.structure, factor) << "05-bcsr step 5: choose_block uses structure_factor";
         EXPECT_DOUBLE_EQ(choice.best.estimate, 10.0 * factor) << "05-bcsr step 5: fill 1 at 1x1";

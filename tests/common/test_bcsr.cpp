@@ -139,7 +139,9 @@ TEST(BcsrProfile, ParsesDeviceAndDenseRecords) {
 TEST(BcsrProfile, BadRecordNamesFileAndLine) {
     const char* bad[] = {"dense bcsr double 2 2 100\n", "dense bcsr double 5 2 100 1.0\n",
                          "dense bcsr quad 2 2 100 1.0\n", "sparse bcsr double 2 2 100 1.0\n",
-                         "dense bcsr double 2 2 100 -1.0\n", "dense bcsr double 2 2 100 1.0 7\n"};
+                         "dense bcsr double 2 2 100 -1.0\n", "dense bcsr double 2 2 100 1.0 7\n",
+                         "chain bcsr double 2 2 100 1.0\n", "chain bcsr double 2 2 100 0 1.0\n",
+                         "chain bcsr double 2 2 100 8 nan\n", "panel bcsr double 2 2 100 4 diagonal 1.0\n"};
     for (const char* line : bad) {
         std::istringstream text(std::string("# header\n") + line);
         try {
@@ -188,6 +190,30 @@ TEST(BcsrProfile, WriteThenParseGivesTheSameProfile) {
     EXPECT_EQ(q.entries[0].nnz, 14745600);
     EXPECT_DOUBLE_EQ(q.entries[0].gflops, 123.457);
     EXPECT_NE(out.str().find("# line two\n"), std::string::npos);
+}
+
+TEST(BcsrProfile, ChainRecordsParseWriteAndPickTheLongest) {
+    std::istringstream text("chain bcsr-2kernel float 1 2 24576 8192 0.25\n"
+                            "chain bcsr-2kernel float 1 2 12288 4096 0.5\n"
+                            "chain bcsr-warp float 1 2 24576 8192 2\n");
+    const kit::BcsrProfile p = kit::BcsrProfile::parse(text, "chains.txt");
+    std::ostringstream out;
+    p.write(out);
+    std::istringstream in(out.str());
+    const kit::BcsrProfile q = kit::BcsrProfile::parse(in, "round trip");
+
+    ASSERT_EQ(p.chains.size(), 3u);
+    const kit::ChainEntry* longest = p.chain_of("bcsr-2kernel", kit::Precision::f32, 1, 2);
+    ASSERT_NE(longest, nullptr);
+    EXPECT_EQ(longest->blocks, 8192) << "the record with the most blocks";
+    EXPECT_NEAR(longest->seconds(), 2.0 * 24576 / 0.25e9, 1e-15) << "2 nnz / GFLOP/s";
+    EXPECT_EQ(p.chain_of("bcsr-2kernel", kit::Precision::f64, 1, 2), nullptr);
+    EXPECT_EQ(p.chain_of("bcsr-2kernel", kit::Precision::f32, 2, 1), nullptr);
+    ASSERT_EQ(q.chains.size(), 3u);
+    EXPECT_EQ(q.chains[2].variant, "bcsr-warp");
+    EXPECT_EQ(q.chains[2].nnz, 24576);
+    EXPECT_EQ(q.chains[2].blocks, 8192);
+    EXPECT_DOUBLE_EQ(q.chains[2].gflops, 2.0);
 }
 
 TEST(BcsrProfile, ShippedDefaultCoversEveryVariantShapeAndPrecision) {
