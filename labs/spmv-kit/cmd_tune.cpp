@@ -43,7 +43,7 @@ const char* kTuneHelp =
     "                      every other block row: it times the longest block row alone, as in a\n"
     "                      power-law matrix\n"
     "  --repeats N         timed repeats per point after 2 warm-ups (default 20)\n"
-    "It takes about 6 minutes on an H100 (most of it building the panels on the CPU).\n"
+    "With --backends cuda it takes about 6 minutes on an H100, most of it building the panels.\n"
     "GPU runs flush L2 before each timed repeat, as the benchmarks and tune_check do.\n"
     "Exit status: 0 when written; 2 on bad input, an unavailable backend or a wrong result.\n";
 

@@ -30,7 +30,7 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
 fi
 if [ "$what" = perf ] || [ "$what" = all ]; then
   kit=build/reference/bin/spmv-kit
-  timeout 240 $kit tune-profile --out "$out/bcsr_profile.txt" > "$out/tune-profile.log" 2>&1; echo "tune-profile exit $?"
+  timeout 480 $kit tune-profile --backends cuda --out "$out/bcsr_profile.txt" > "$out/tune-profile.log" 2>&1; echo "tune-profile exit $?"
   KIT_BCSR_PROFILE="$out/bcsr_profile.txt" timeout 300 build/reference/bin/tune_check > "$out/tune_check.log" 2>&1; echo "tune_check exit $?"; tail -25 "$out/tune_check.log"
   timeout 200 build/reference/bin/dia_path --large --cuda > "$out/dia_path_large.log" 2>&1; echo "dia_path exit $?"; cat "$out/dia_path_large.log" | tail -30
   timeout 120 build/reference/bin/dia_path --cuda > "$out/dia_path_article.log" 2>&1; tail -14 "$out/dia_path_article.log"
