@@ -130,16 +130,21 @@ double launch_seconds(const BcsrProfile& profile, const std::string& variant, Pr
 /// @brief Work time in seconds of one block row holding b blocks, interpolated from panels
 /// sorted by bpr: a panel of nnz entries at bpr_k has nnz / (r*c*bpr_k) block rows sharing
 /// its time less `launch`, w_k = (2 nnz / P_k - launch) * r*c*bpr_k / nnz (never below 0).
-/// Linear in b between measured points (a warp costs about the same for 1..32 blocks, a thread
-/// per block costs in proportion: both are piecewise linear); proportional past the last
-/// point; an empty block row costs as much as the smallest panel's. Throws kit::Error on no panels.
+/// Linear in b between measured points; proportional past the last point; an empty block
+/// row costs as much as the smallest panel's. With `lanes` > 0 (a kernel whose lanes take a
+/// block row's blocks `lanes` at a time) and b > lanes, the row takes ceil(b / lanes) passes:
+/// w(b) = w(full) * (alpha + (1 - alpha) * b / full), full = lanes * ceil(b / lanes), where
+/// alpha = 2 w(lanes / 2) / w(lanes) - 1 (in [0, 1]) is the part of a pass that costs the same
+/// however many lanes work. Throws kit::Error on no panels.
 /// @param panels [in] panel records of one (variant, precision, shape, layout), sorted by bpr
 /// @param b [in] blocks in the block row  @param launch [in] t0 of launch_seconds()
-double block_row_time(const std::vector<PanelEntry>& panels, double b, double launch);
+/// @param lanes [in] lanes sharing a block row (32 for bcsr-warp), or 0
+double block_row_time(const std::vector<PanelEntry>& panels, double b, double launch, int lanes = 0);
 
 /// @brief The kit's time model for `variant` at r x c on a matrix with this sample.
 ///
-/// T = t0 + max(rows, chain): the long block row runs beside the others. For bcsr-2kernel,
+/// T = t0 + max(rows, chain): the long block row runs beside the others. bcsr-warp's block
+/// rows are timed with 32 lanes (block_row_time). For bcsr-2kernel,
 /// T = t0 + rows + chain: its second launch, which sums the long row, starts only after the
 /// first has finished every block. rows: each sampled block row with b blocks costs
 /// locality * w_band(b) + (1 - locality) * w_scatter(b) (block_row_time), summed over the

@@ -1,6 +1,7 @@
 // Lab 05: the tuner's fixed parts (sampling hash, the structure model, the joint pick, profile
 // lookup, reports). The student writes estimate_fill and choose_block in bcsr_tuner.cpp.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -31,10 +32,41 @@ std::uint64_t mix(std::uint64_t z) {
 
 std::string default_profile_path() { return KIT_BCSR_DEFAULT_PROFILE; }
 
-/// Whether the longest block row's chain runs after the other block rows' work instead of
-/// beside it: bcsr-2kernel sums every row in a second launch that starts only when the first
-/// has written all partial sums, so its long row's sum cannot overlap kernel 1.
-bool chain_follows_rows(const std::string& variant) { return variant == "bcsr-2kernel"; }
+/// What the time model needs to know of a kernel beyond its profile records.
+struct KernelTraits {
+    /// The longest block row's chain runs after the other block rows' work instead of beside
+    /// it: bcsr-2kernel sums every row in a second launch that starts only when the first has
+    /// written all partial sums, so its long row's sum cannot overlap kernel 1.
+    bool chain_follows_rows = false;
+    /// Lanes that share one block row (0: none): bcsr-warp's 32 lanes take a block row's
+    /// blocks 32 at a time, so 33 blocks cost two passes (block_row_time).
+    int lanes = 0;
+};
+
+KernelTraits traits_of(const std::string& variant) {
+    if (variant == "bcsr-2kernel") return {true, 0};
+    if (variant == "bcsr-warp") return {false, kWarpSize};
+    return {};
+}
+
+/// Work of one block row of b blocks, linear in b between the panels (see block_row_time).
+double interpolated_work(const std::vector<PanelEntry>& panels, double b, double launch) {
+    auto work = [launch](const PanelEntry& e) {
+        const double nnz = static_cast<double>(e.nnz);
+        return std::max(0.0, 2.0 * nnz / (e.gflops * 1e9) - launch) * e.r * e.c * e.bpr / nnz;
+    };
+    const PanelEntry& first = panels.front();
+    const PanelEntry& last = panels.back();
+    if (b <= first.bpr) return work(first);
+    if (b >= last.bpr) return work(last) * b / last.bpr;
+    for (std::size_t k = 1; k < panels.size(); ++k)
+        if (b <= panels[k].bpr) {
+            const double t0 = work(panels[k - 1]), t1 = work(panels[k]);
+            const double w = (b - panels[k - 1].bpr) / static_cast<double>(panels[k].bpr - panels[k - 1].bpr);
+            return t0 + w * (t1 - t0);
+        }
+    return work(last);  // not reached: b < last.bpr
+}
 
 bool is_placeholder(const BcsrProfile& p) { return p.device.find("placeholder") != std::string::npos; }
 
@@ -139,23 +171,17 @@ double launch_seconds(const BcsrProfile& profile, const std::string& variant, Pr
     return std::max(0.0, (sy - slope * sx) / n);
 }
 
-double block_row_time(const std::vector<PanelEntry>& panels, double b, double launch) {
+double block_row_time(const std::vector<PanelEntry>& panels, double b, double launch, int lanes) {
     if (panels.empty()) throw Error("block_row_time: no panel records to interpolate");
-    auto work = [launch](const PanelEntry& e) {
-        const double nnz = static_cast<double>(e.nnz);
-        return std::max(0.0, 2.0 * nnz / (e.gflops * 1e9) - launch) * e.r * e.c * e.bpr / nnz;
-    };
-    const PanelEntry& first = panels.front();
-    const PanelEntry& last = panels.back();
-    if (b <= first.bpr) return work(first);
-    if (b >= last.bpr) return work(last) * b / last.bpr;
-    for (std::size_t k = 1; k < panels.size(); ++k)
-        if (b <= panels[k].bpr) {
-            const double t0 = work(panels[k - 1]), t1 = work(panels[k]);
-            const double w = (b - panels[k - 1].bpr) / static_cast<double>(panels[k].bpr - panels[k - 1].bpr);
-            return t0 + w * (t1 - t0);
-        }
-    return work(last);  // not reached: b < last.bpr
+    if (lanes <= 0 || b <= lanes) return interpolated_work(panels, b, launch);
+    // Past one pass, a block row takes ceil(b / lanes) passes. A pass costs a part alpha
+    // whatever the lanes do (its latency) and the rest in proportion to the blocks; alpha
+    // is what half the lanes already cost: w(lanes / 2) = (alpha + (1 - alpha) / 2) w(lanes).
+    const double full = lanes * std::ceil(b / lanes);
+    const double one_pass = interpolated_work(panels, lanes, launch);
+    const double alpha =
+        one_pass > 0 ? std::clamp(2 * interpolated_work(panels, lanes / 2.0, launch) / one_pass - 1, 0.0, 1.0) : 0.0;
+    return interpolated_work(panels, full, launch) * (alpha + (1 - alpha) * b / full);
 }
 
 StructureModel structure_model(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c,
@@ -168,18 +194,20 @@ StructureModel structure_model(const BcsrProfile& profile, const std::string& va
     const ProfileEntry* dense = profile.nearest(variant, p, r, c, fill * static_cast<double>(sample.nnz));
     if (!dense) return m;
     const double local = band.empty() ? 0.0 : scatter.empty() ? 1.0 : sample.locality();
+    const KernelTraits traits = traits_of(variant);
     m.launch_seconds = launch_seconds(profile, variant, p, r, c);
     double sampled = 0;
     for (const auto& [b, rows] : sample.rows_by_blocks) {
-        const double w_band = band.empty() ? 0.0 : block_row_time(band, static_cast<double>(b), m.launch_seconds);
-        const double w_scatter = scatter.empty() ? 0.0 : block_row_time(scatter, static_cast<double>(b), m.launch_seconds);
+        const double blocks = static_cast<double>(b);
+        const double w_band = band.empty() ? 0.0 : block_row_time(band, blocks, m.launch_seconds, traits.lanes);
+        const double w_scatter = scatter.empty() ? 0.0 : block_row_time(scatter, blocks, m.launch_seconds, traits.lanes);
         sampled += static_cast<double>(rows) * (local * w_band + (1 - local) * w_scatter);
     }
     m.rows_seconds = sampled * static_cast<double>(sample.all_block_rows) / static_cast<double>(sample.block_rows);
     if (const ChainEntry* chain = profile.chain_of(variant, p, r, c))
         m.chain_seconds = std::max(0.0, chain->seconds() - m.launch_seconds) * static_cast<double>(sample.longest_blocks) /
                           static_cast<double>(chain->blocks);
-    m.seconds = m.launch_seconds + (chain_follows_rows(variant) ? m.rows_seconds + m.chain_seconds
+    m.seconds = m.launch_seconds + (traits.chain_follows_rows ? m.rows_seconds + m.chain_seconds
                                                                 : std::max(m.rows_seconds, m.chain_seconds));
     if (!(m.seconds > 0)) return StructureModel{};
     m.used = true;

@@ -309,6 +309,29 @@ TEST(Step5_ChooseBlock, LaunchCostAndTheLongestBlockRow) {
     }
 }
 
+TEST(Step5_ChooseBlock, AWarpTakesABlockRow32BlocksAtATime) {
+    try {
+        // 1x1 band panels of 6400 entries, t0 = 0, w = 2 bpr / P ns: bpr 16 at 32/3 GFLOP/s
+        // (3 ns), bpr 32 at 16 (4 ns), bpr 64 at 16 (8 ns). Half the lanes cost 3 of 4 ns, so
+        // alpha = 2 * 3/4 - 1 = 0.5 of a pass is paid however many lanes work.
+        const auto f32 = kit::Precision::f32;
+        const std::vector<kit::PanelEntry> band = {{"bcsr-warp", f32, 1, 1, 6400, 16, kit::PanelLayout::band, 32.0 / 3.0},
+                                                   {"bcsr-warp", f32, 1, 1, 6400, 32, kit::PanelLayout::band, 16.0},
+                                                   {"bcsr-warp", f32, 1, 1, 6400, 64, kit::PanelLayout::band, 16.0}};
+        const double ns = 1e-9;
+
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 24, 0, 32), 3.5 * ns, 1e-12 * ns) << "05-bcsr step 5: one pass, linear";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 48, 0, 0), 6.0 * ns, 1e-12 * ns) << "05-bcsr step 5: no lanes, linear";
+        // 48 blocks take 2 passes: w(64) * (0.5 + 0.5 * 48/64) = 8 * 0.875.
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 48, 0, 32), 7.0 * ns, 1e-12 * ns) << "05-bcsr step 5: two passes";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 40, 0, 32), 6.5 * ns, 1e-12 * ns) << "05-bcsr step 5: two passes";
+        // 80 blocks take 3 passes: w(96) = 8 * 96/64 = 12 (proportional past the last panel), * (0.5 + 0.5 * 80/96).
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 80, 0, 32), 11.0 * ns, 1e-12 * ns) << "05-bcsr step 5: three passes";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
 TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
     try {
         // 1x1, P_dense 10, one dense size (t0 = 0). w = 2 bpr / P ns. band: bpr 1 at 2 (1 ns),
