@@ -304,6 +304,22 @@ TEST(Step5_ChooseBlock, LaunchCostAndTheLongestBlockRow) {
         // bcsr-2kernel sums the long row in its second launch, after every block: t0 + rows + chain.
         EXPECT_NEAR(two.seconds, 2.4e-6, 1e-15) << "05-bcsr step 5: bcsr-2kernel adds the chain";
         EXPECT_NEAR(two_long.seconds, 12e-6, 1e-15) << "05-bcsr step 5: bcsr-2kernel adds the chain";
+
+        // The same structure as a matrix: 1000 rows of 2 entries side by side. choose_block rates
+        // its only profiled shape, 1x1, at P_dense / fill * structure = the model's 2 nnz / T.
+        kit::CooMatrix band;
+        band.rows = band.cols = 1000;
+        for (kit::index_t i = 0; i < 1000; ++i) {
+            band.add(i, i, 1.0);
+            band.add(i, (i + 1) % 1000, 1.0);
+        }
+        band.normalize();
+        const auto warp_choice = kit::bcsr::choose_block(band, profile, "bcsr-warp", f32, 1.0);
+        const auto two_choice = kit::bcsr::choose_block(band, profile, "bcsr-2kernel", f32, 1.0);
+        ASSERT_EQ(warp_choice.shapes.size(), 1u) << "05-bcsr step 5: only 1x1 is profiled";
+        EXPECT_NEAR(warp_choice.best.estimate, 2.0, 1e-9) << "05-bcsr step 5: 4000 flops in t0 + rows = 2 us";
+        EXPECT_NEAR(two_choice.best.estimate, 4000.0 / 2.4e-6 * 1e-9, 1e-9)
+            << "05-bcsr step 5: 4000 flops in t0 + rows + chain = 2.4 us";
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
@@ -327,6 +343,21 @@ TEST(Step5_ChooseBlock, AWarpTakesABlockRow32BlocksAtATime) {
         EXPECT_NEAR(kit::bcsr::block_row_time(band, 40, 0, 32), 6.5 * ns, 1e-12 * ns) << "05-bcsr step 5: two passes";
         // 80 blocks take 3 passes: w(96) = 8 * 96/64 = 12 (proportional past the last panel), * (0.5 + 0.5 * 80/96).
         EXPECT_NEAR(kit::bcsr::block_row_time(band, 80, 0, 32), 11.0 * ns, 1e-12 * ns) << "05-bcsr step 5: three passes";
+
+        // Two rows of 48 and 40 entries: bcsr-warp takes 7 + 6.5 ns for them, so choose_block
+        // rates 1x1 (the only shape with a dense record, one size: t0 = 0) at 2 * 88 / 13.5 GFLOP/s.
+        kit::BcsrProfile profile;
+        profile.entries = {{"bcsr-warp", f32, 1, 1, 6400, 10.0}};
+        profile.panels = band;
+        kit::CooMatrix A;
+        A.rows = 2;
+        A.cols = 64;
+        for (kit::index_t j = 0; j < 48; ++j) A.add(0, j, 1.0);
+        for (kit::index_t j = 0; j < 40; ++j) A.add(1, j, 1.0);
+        A.normalize();
+        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr-warp", f32, 1.0);
+        ASSERT_EQ(choice.shapes.size(), 1u) << "05-bcsr step 5: only 1x1 is profiled";
+        EXPECT_NEAR(choice.best.estimate, 2.0 * 88 / 13.5, 1e-9) << "05-bcsr step 5: the warp kernel's passes";
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
