@@ -213,6 +213,15 @@ std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profil
 /// @param choice [in] the tuner's answer  @param profile [in] the profile it used
 std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile);
 
+/// @brief One line on the time model behind an estimate: t0, the block rows, the longest
+/// block row and the predicted time, or why GOSpMV's model was used instead. What
+/// `spmv-kit run --block auto` prints under the tuner's table for the picked shape.
+/// @param A [in] normalized hub matrix  @param profile [in] the profile  @param variant [in] kernel name
+/// @param p [in] precision  @param r [in] rows per block  @param c [in] columns per block
+/// @param sigma [in] sampling rate
+std::string describe_model(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
+                           int r, int c, double sigma = kDefaultSigma);
+
 /// @brief The block shape a BCSR variant runs with, and the note that says why.
 struct BlockPick {
     int r = 1;         ///< rows per block

@@ -286,6 +286,22 @@ std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile)
     return out;
 }
 
+std::string describe_model(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
+                           int r, int c, double sigma) {
+    const std::string shape = variant + " " + std::to_string(r) + "x" + std::to_string(c);
+    const BlockRowSample sample = sample_block_rows(A, hub_row_ptr(A), r, c, sigma, p == Precision::f32 ? 4 : 8);
+    const StructureModel m = structure_model(profile, variant, p, r, c, sample);
+    if (!m.used) return "tuner      time model of " + shape + ": no panel records, so GOSpMV's P_dense / fill (structure 1)\n";
+    const bool added = traits_of(variant).chain_follows_rows;
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "tuner      time model of %s: t0 %.3f us + %s(block rows %.3f us, longest block row of %lld blocks "
+                  "%.3f us) = %.3f us; 2 nnz / T = %.3f GFLOP/s\n",
+                  shape.c_str(), m.launch_seconds * 1e6, added ? "sum" : "max", m.rows_seconds * 1e6,
+                  static_cast<long long>(sample.longest_blocks), m.chain_seconds * 1e6, m.seconds * 1e6, m.gflops);
+    return line;
+}
+
 BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOptions& opt) {
     BlockPick pick;
     if (opt.tunable("block_r") > 0 && opt.tunable("block_c") > 0) {
@@ -299,7 +315,8 @@ BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOp
     pick.r = choice.best.r;
     pick.c = choice.best.c;
     pick.note = describe_choice(choice, profile);
-    pick.details = format_choice(choice, profile);
+    pick.details = format_choice(choice, profile) +
+                   describe_model(A, profile, variant, opt.precision, pick.r, pick.c, choice.sigma);
     return pick;
 }
 
@@ -331,6 +348,8 @@ KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::stri
                       joint.variants[v].c_str(), joint.choices[v].best.r, joint.choices[v].best.c,
                       joint.choices[v].best.estimate, v == joint.best ? "   <- joint pick" : "");
         pick.block.details += format_choice(joint.choices[v], profile);
+        pick.block.details += describe_model(A, profile, joint.variants[v], opt.precision, joint.choices[v].best.r,
+                                             joint.choices[v].best.c, joint.choices[v].sigma);
         pick.block.details += line;
     }
     return pick;

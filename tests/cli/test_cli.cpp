@@ -154,3 +154,24 @@ TEST(Cli, InfoPrintsTheFormatModelAndAutoRunsItsPick) {
             << run.output;
     }
 }
+
+// Lab 05's tuner prints, under its table, the time model behind the pick: a profile with a
+// launch cost of 1 us (dense runs of 1000 and 3000 entries in 2 and 4 us) and a chain of 100
+// blocks taking 20 us past t0, so the 4x4 example's longest row (3 entries) costs 0.6 us.
+TEST(Cli, BlockAutoPrintsTheTimeModelOfThePick) {
+    const std::string profile = write_temp("bcsr_profile.txt",
+                                           "device test\n"
+                                           "dense bcsr double 1 1 1000 1\n"
+                                           "dense bcsr double 1 1 3000 1.5\n"
+                                           "panel bcsr double 1 1 4000 2 band 2.6666666666667\n"
+                                           "chain bcsr double 1 1 300 100 0.028571428571429\n");
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+
+    const Outcome o = kit::testing::run_shell("KIT_BCSR_PROFILE=" + profile + " " + KIT_SPMV_KIT_BIN + " run " + mtx +
+                                              " --format bcsr --block auto --repeats 2 --steady 2");
+
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find("tuner      time model of bcsr 1x1: t0 1.000 us + max(block rows "), std::string::npos)
+        << o.output;
+    EXPECT_NE(o.output.find("longest block row of 3 blocks 0.600 us) = 1.600 us"), std::string::npos) << o.output;
+}
