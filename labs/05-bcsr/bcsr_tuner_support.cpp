@@ -161,7 +161,7 @@ BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>&
 double launch_seconds(const BcsrProfile& profile, const std::string& variant, Precision p, int r, int c) {
     double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (const ProfileEntry& e : profile.entries) {
-        if (e.variant != variant || e.precision != p || e.r != r || e.c != c) continue;
+        if (!e.matches(variant, p, r, c)) continue;
         const double x = static_cast<double>(e.nnz), y = 2.0 * x / (e.gflops * 1e9);
         n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
     }

@@ -23,8 +23,7 @@ BcsrProfile BcsrProfile::read(const std::string& path) {
 namespace {
 
 /// Reads the fields every record starts with, VARIANT PRECISION R C NNZ, and checks them.
-template <class Entry>
-bool read_head(std::istringstream& fields, Entry& e, const std::string& name, long long line_no) {
+bool read_head(std::istringstream& fields, ProfileRecord& e, const std::string& name, long long line_no) {
     std::string precision;
     if (!(fields >> e.variant >> precision >> e.r >> e.c >> e.nnz)) return false;
     try {
@@ -115,7 +114,7 @@ const ProfileEntry* BcsrProfile::nearest(const std::string& variant, Precision p
     double best_distance = 0;
     const double target = std::log(nnz > 1 ? nnz : 1.0);
     for (const ProfileEntry& e : entries) {
-        if (e.variant != variant || e.precision != p || e.r != r || e.c != c) continue;
+        if (!e.matches(variant, p, r, c)) continue;
         const double distance = std::abs(std::log(static_cast<double>(e.nnz)) - target);
         // Sizes symmetric around nnz on a log scale differ in the last bits: call those a tie.
         const bool tie = best && std::abs(distance - best_distance) <= 1e-12;
@@ -131,7 +130,7 @@ std::vector<PanelEntry> BcsrProfile::panels_of(const std::string& variant, Preci
                                                PanelLayout layout) const {
     std::vector<PanelEntry> out;
     for (const PanelEntry& e : panels)
-        if (e.variant == variant && e.precision == p && e.r == r && e.c == c && e.layout == layout) out.push_back(e);
+        if (e.matches(variant, p, r, c) && e.layout == layout) out.push_back(e);
     std::stable_sort(out.begin(), out.end(), [](const PanelEntry& a, const PanelEntry& b) { return a.bpr < b.bpr; });
     return out;
 }
@@ -139,7 +138,7 @@ std::vector<PanelEntry> BcsrProfile::panels_of(const std::string& variant, Preci
 const ChainEntry* BcsrProfile::chain_of(const std::string& variant, Precision p, int r, int c) const {
     const ChainEntry* best = nullptr;
     for (const ChainEntry& e : chains)
-        if (e.variant == variant && e.precision == p && e.r == r && e.c == c && (!best || e.blocks > best->blocks))
+        if (e.matches(variant, p, r, c) && (!best || e.blocks > best->blocks))
             best = &e;
     return best;
 }

@@ -39,14 +39,25 @@
 
 namespace kit {
 
-/// @brief One measured point P_dense(r x c, nnz) of one kernel.
-struct ProfileEntry {
+/// @brief What every record of a profile starts with: the kernel, precision and block shape
+/// it measured, and the entries of the matrix it ran on.
+struct ProfileRecord {
     std::string variant;                   ///< kernel name, e.g. "bcsr-warp"
     Precision precision = Precision::f64;  ///< working precision
     int r = 1;                             ///< rows per block
     int c = 1;                             ///< columns per block
-    count_t nnz = 0;                       ///< entries of the dense matrix measured
-    double gflops = 0;                     ///< its speed, 2 nnz / median time
+    count_t nnz = 0;                       ///< entries of the matrix measured
+    /// @brief True if the record measured `variant` in precision p at r x c.
+    /// @param v [in] kernel name  @param p [in] precision  @param rows [in] rows per block
+    /// @param cols [in] columns per block
+    bool matches(const std::string& v, Precision p, int rows, int cols) const {
+        return variant == v && precision == p && r == rows && c == cols;
+    }
+};
+
+/// @brief One measured point P_dense(r x c, nnz) of one kernel: a dense matrix of nnz entries.
+struct ProfileEntry : ProfileRecord {
+    double gflops = 0;  ///< its speed, 2 nnz / median time
 };
 
 /// @brief Where the blocks of a profiled panel sit in their block row.
@@ -58,25 +69,17 @@ enum class PanelLayout {
 /// @brief "band" or "scatter". @param l [in] layout
 std::string to_string(PanelLayout l);
 
-/// @brief One measured point of a structured panel: fill 1, `bpr` blocks in every block row.
-struct PanelEntry {
-    std::string variant;                   ///< kernel name, e.g. "bcsr-warp"
-    Precision precision = Precision::f64;  ///< working precision
-    int r = 1;                             ///< rows per block
-    int c = 1;                             ///< columns per block
-    count_t nnz = 0;                       ///< entries (= stored values) of the panel
+/// @brief One measured point of a structured panel: fill 1 (nnz = stored values), `bpr`
+/// blocks in every block row.
+struct PanelEntry : ProfileRecord {
     int bpr = 1;                           ///< blocks in every block row
     PanelLayout layout = PanelLayout::band;  ///< where the blocks sit
     double gflops = 0;                     ///< its speed, 2 nnz / median time
 };
 
-/// @brief One measured chain: one block row of `blocks` blocks among block rows of one block.
-struct ChainEntry {
-    std::string variant;                   ///< kernel name, e.g. "bcsr-2kernel"
-    Precision precision = Precision::f64;  ///< working precision
-    int r = 1;                             ///< rows per block
-    int c = 1;                             ///< columns per block
-    count_t nnz = 0;                       ///< entries of the whole matrix measured
+/// @brief One measured chain: one block row of `blocks` blocks among block rows of one block
+/// (nnz counts the entries of the whole matrix).
+struct ChainEntry : ProfileRecord {
     count_t blocks = 1;                    ///< blocks of its long block row
     double gflops = 0;                     ///< its speed, 2 nnz / median time
     /// @brief The median time of the measured SpMV, in seconds: 2 nnz / GFLOP/s.
