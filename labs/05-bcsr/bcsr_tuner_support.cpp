@@ -144,9 +144,11 @@ BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>&
     // A chain only matters when one block row holds far more entries than the rest, and then
     // the one with the most entries is also the one with the most blocks, to within r*c.
     index_t longest = 0;
-    for (index_t ib = 1; ib < block_rows; ++ib)
-        if (first_entry(ib + 1) - first_entry(ib) > first_entry(longest + 1) - first_entry(longest)) longest = ib;
-    if (block_rows > 0) {
+    count_t longest_entries = 0;
+    for (index_t ib = 0; ib < block_rows; ++ib)
+        if (const count_t entries = first_entry(ib + 1) - first_entry(ib); entries > longest_entries)
+            longest = ib, longest_entries = entries;
+    if (longest_entries > 0) {
         const index_t stamp_row = block_rows;  // a stamp no sampled block row used
         for (count_t k = first_entry(longest); k < first_entry(longest + 1); ++k) {
             const index_t bc = A.col[k] / c;

@@ -43,6 +43,12 @@ bool at_end(std::istringstream& fields) {
 
 bool valid_gflops(double g) { return g > 0 && std::isfinite(g); }
 
+/// Writes the fields read_head reads: KEYWORD VARIANT PRECISION R C NNZ.
+std::ostream& write_head(std::ostream& out, const char* keyword, const ProfileRecord& e) {
+    return out << keyword << " " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " "
+               << e.nnz;
+}
+
 }  // namespace
 
 BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
@@ -99,14 +105,12 @@ void BcsrProfile::write(std::ostream& out, const std::string& comment) const {
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
     if (!device.empty()) out << "device " << device << "\n";
     for (const ProfileEntry& e : entries)
-        out << "dense " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
-            << " " << std::setprecision(6) << e.gflops << "\n";
+        write_head(out, "dense", e) << " " << std::setprecision(6) << e.gflops << "\n";
     for (const PanelEntry& e : panels)
-        out << "panel " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
-            << " " << e.bpr << " " << to_string(e.layout) << " " << std::setprecision(6) << e.gflops << "\n";
+        write_head(out, "panel", e) << " " << e.bpr << " " << to_string(e.layout) << " " << std::setprecision(6)
+                                    << e.gflops << "\n";
     for (const ChainEntry& e : chains)
-        out << "chain " << e.variant << " " << to_string(e.precision) << " " << e.r << " " << e.c << " " << e.nnz
-            << " " << e.blocks << " " << std::setprecision(6) << e.gflops << "\n";
+        write_head(out, "chain", e) << " " << e.blocks << " " << std::setprecision(6) << e.gflops << "\n";
 }
 
 const ProfileEntry* BcsrProfile::nearest(const std::string& variant, Precision p, int r, int c, double nnz) const {

@@ -33,9 +33,10 @@ const char* kTuneHelp =
     "                      tiles it. 0: square n x n, as GOSpMV did (see handouts/05-bcsr.md for why\n"
     "                      the kit prefers panels on GPUs)\n"
     "  --panel-bpr LIST    blocks per block row of the structured panels (default 1,2,4,8,16,32,64,256);\n"
-    "                      'none' writes a dense-only profile (GOSpMV's). A panel has fill 1 at its r x c\n"
-    "                      and exactly that many blocks in every block row, side by side along a band\n"
-    "                      ('band': x read in order) or at random block columns ('scatter': x gathered)\n"
+    "                      'none' writes a dense-only profile (GOSpMV's: no panels, no chains). A panel\n"
+    "                      has fill 1 at its r x c and exactly that many blocks in every block row, side\n"
+    "                      by side along a band ('band': x read in order) or at random block columns\n"
+    "                      ('scatter': x gathered)\n"
     "  --panel-nnz N       entries of each panel (default 8388608: at a few million entries a run's\n"
     "                      launch cost is still a large part of its time)\n"
     "  --chain-blocks N    blocks of the long block row of the chain records (default 8192; 0: none).\n"
@@ -194,7 +195,8 @@ int cmd_tune_profile(const std::vector<std::string>& argv) {
             panel_bprs.push_back(static_cast<int>(b));
         }
     const count_t panel_nnz = a.get_int("--panel-nnz", 8388608, 4096, 400000000);
-    const count_t chain_blocks = a.get_int("--chain-blocks", 8192, 0, 1 << 20);
+    // A chain only adds to the panels' model: a dense-only profile (--panel-bpr none) has none.
+    const count_t chain_blocks = panel_bprs.empty() ? 0 : a.get_int("--chain-blocks", 8192, 0, 1 << 20);
     RunOptions opt;
     opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 1, 100000));
 
