@@ -41,6 +41,19 @@ double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes)
     return std::clamp(threads, 1.0, resident) * flight_bytes / p.latency_ns;  // an empty matrix still launches
 }
 
+double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p) {
+    const double resident = static_cast<double>(p.sms) * p.warps_per_sm * p.warp;
+    const double entries_per_line = std::max(1.0, p.line_bytes / value_bytes);
+    double ns = 0;
+    for (std::size_t len = static_cast<std::size_t>(std::max<index_t>(skip, 0)) + 1; len < pmf.rows_with.size(); ++len) {
+        if (pmf.rows_with[len] == 0) continue;
+        const double n = static_cast<double>(len) - static_cast<double>(skip);  // atomics per row
+        const double lines = std::max(1.0, resident / n / entries_per_line);
+        ns += static_cast<double>(pmf.rows_with[len]) * n * p.atomic_ns / lines;
+    }
+    return ns * 1e-6;
+}
+
 namespace {
 
 // Each key names a DeviceParams member; text values are kept whole (the device name has spaces).
@@ -68,6 +81,8 @@ void set_param(DeviceParams& p, const std::string& key, const std::string& value
     else if (key == "sector_gbs") p.sector_gbs = v;
     else if (key == "atomic_lanes_per_ns") p.atomic_lanes_per_ns = v;
     else if (key == "narrow_gbs") p.narrow_gbs = v;
+    else if (key == "coo_gbs") p.coo_gbs = v;
+    else if (key == "line_bytes") p.line_bytes = v;
     else if (key == "latency_ns") p.latency_ns = v;
     else if (key == "l1_bytes") p.l1_bytes = v;
     else if (key == "warps_per_sm") p.warps_per_sm = static_cast<int>(v);
@@ -106,7 +121,7 @@ void write_device_params(const std::string& path, const DeviceParams& p, const s
         << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns << "\nwarp_step_ns " << p.warp_step_ns
         << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns << "\nsector_gbs " << p.sector_gbs
         << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs " << p.narrow_gbs
-        << "\nlatency_ns " << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm
+        << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nlatency_ns " << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm
         << "\ngather_gbs " << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
     if (!out) throw Error(path + ": write failed");
 }

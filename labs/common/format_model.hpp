@@ -66,8 +66,8 @@ struct StorageInputs {
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
 /// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
-/// atomic_lanes_per_ns, narrow_gbs and latency_ns are what `spmv-kit calibrate` measures on its
-/// own matrices (one long row, many one-entry rows, rows of 64 random entries, two bands), and
+/// atomic_lanes_per_ns, narrow_gbs, coo_gbs and latency_ns are what `spmv-kit calibrate` measures on
+/// its own matrices (one long row, many one-entry rows, rows of 64 random entries, three bands), and
 /// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
@@ -88,6 +88,11 @@ struct DeviceParams {
     double narrow_gbs = 2400;      ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
                                    ///< float): a warp's load is one request, so a kernel loading b bytes per lane
                                    ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double coo_gbs = 2350;         ///< rate at which a COO kernel streams its entries (value, row and column
+                                   ///< index per lane, one entry per lane and step): coo-segmented in double on a
+                                   ///< band, COO bytes per second, GB/s
+    double line_bytes = 128;       ///< bytes of one L2 cache line: atomics on the y entries of one line queue
+                                   ///< behind each other (atomic_line_ms)
     double latency_ns = 900;       ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
                                    ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
     double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
@@ -106,6 +111,20 @@ struct DeviceParams {
 /// @param p [in] device parameters  @param threads [in] threads the kernel launches
 /// @param flight_bytes [in] bytes of loads one thread has in flight  @return GB/s (bytes per ns)
 double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes);
+
+/// @brief The time coo-atomic's atomics take when long rows queue them on few cache lines of y.
+///
+/// The resident threads (sms x warps_per_sm x warp) hold one entry each. A row of n entries
+/// fills a window of them with resident / n rows, whose y entries lie on resident / n /
+/// (line_bytes / value_bytes) lines of L2; the atomics on one line retire one after another,
+/// atomic_ns apart, so the window's lines work in parallel and a row's n atomics cost n x
+/// atomic_ns / max(1, lines). Summed over the rows longer than `skip`, counting their entries
+/// past `skip` (0 for coo-atomic; HYB's ELL width K for its COO part). Why: short rows spread
+/// the window over thousands of lines and this term vanishes; rows of thousands of entries
+/// crowd it onto a handful, and coo-atomic runs at a tenth of its short-row rate.
+/// @param pmf [in] row-length distribution  @param skip [in] entries of each row not added atomically
+/// @param value_bytes [in] 4 or 8  @param p [in] device parameters  @return milliseconds
+double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p);
 
 /// @brief The documented H100 defaults, used when no calibration file exists.
 DeviceParams h100_defaults();
@@ -130,11 +149,13 @@ struct KernelPrediction {
     count_t bytes = 0;       ///< DS: the format's bytes model (matrix arrays and vectors)
     double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
     double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = stream rate / RW (the paper: bandwidth)
-    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs)
+    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs,
+                             ///< coo_gbs for the COO kernels)
                              ///< (not in the paper)
     double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
     double sector_ms = 0;    ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
-    double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep (not in the paper)
+    double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep, or on the
+                             ///< few y lines of long rows (atomic_line_ms), whichever is longer (not in the paper)
     double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
     double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
     double serial_ms = 0;    ///< the longest chain of dependent steps: a thread's or warp's loop over its

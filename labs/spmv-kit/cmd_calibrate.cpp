@@ -5,8 +5,9 @@
 // thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
 // entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
 // row_ns); and 2^17 rows of 64 random entries walked one thread per row (csr-scalar:
-// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); a band of 8 diagonals
-// walked by dia-naive in float (4-byte loads per lane: narrow_gbs) and a band of 64 diagonals
+// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); 8 diagonals 4096 apart
+// walked by dia-naive in float (4-byte loads per lane, each diagonal's x from its own lines:
+// narrow_gbs); a band of 8 diagonals walked by coo-segmented in double (coo_gbs); a band of 64 diagonals
 // whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
 // threads to fill DRAM: latency_ns by Little's law). Read from the device: SMs, resident warps
 // per SM, warp width. Kept at the documented H100 defaults: clock, lanes, L1, gather and PCIe
@@ -38,10 +39,10 @@ const char* kCalibrateHelp =
     "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
     "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
     "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
-    "rows of 64 random entries, the DRAM rate of 4-byte loads per lane (dia-naive in float on a\n"
-    "band of 8 diagonals) and DRAM's latency under load (dia-vec4 in float on a band too short to\n"
-    "fill the GPU), each on a matrix of its own, reads the SMs and resident threads of the device,\n"
-    "and writes them as\n"
+    "rows of 64 random entries, the DRAM rate of 4-byte loads per lane (dia-naive in float on 8\n"
+    "diagonals 4096 apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals)\n"
+    "and DRAM's latency under load (dia-vec4 in float on a band too short to fill the GPU), each\n"
+    "on a matrix of its own, reads the SMs and resident threads of the device, and writes them as\n"
     "the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
@@ -51,6 +52,7 @@ constexpr index_t kSectorRows = 1 << 17;  // rows of kSectorRowLength random ent
 constexpr int kSectorRowLength = 64;
 constexpr index_t kNarrowRows = 1 << 21;  // a band this tall and kNarrowDiagonals wide: DRAM dwarfs a launch
 constexpr index_t kNarrowDiagonals = 8;
+constexpr index_t kNarrowSpacing = 4096;  // rows between its diagonals: no two share x's lines in L1
 constexpr index_t kLatencyDiagonals = 64;  // the latency band: DRAM's latency dwarfs a launch
 constexpr double kLatencyShare = 0.125;     // its dia-vec4 threads, a share of the resident ones
 
@@ -98,6 +100,18 @@ CooMatrix band(index_t rows, index_t width) {
     return A;
 }
 
+/// rows x rows, `diagonals` diagonals `spacing` apart around the main one (cut at the
+/// borders), values 1: each diagonal reads x from lines of its own.
+CooMatrix spread_band(index_t rows, index_t diagonals, index_t spacing) {
+    CooMatrix A;
+    A.rows = A.cols = rows;
+    for (index_t i = 0; i < rows; ++i)
+        for (index_t d = -diagonals / 2; d < diagonals - diagonals / 2; ++d)
+            if (i + d * spacing >= 0 && i + d * spacing < rows) A.add(i, i + d * spacing, 1.0);
+    A.normalize();
+    return A;
+}
+
 /// Cold median (ms) of a CUDA variant on A in `precision`, checked against the oracle first.
 double cold_ms(const std::string& variant, const CooMatrix& A, Precision precision = Precision::f64) {
     const Variant* v = registry().find(variant, Backend::cuda);
@@ -123,6 +137,9 @@ double per_ns(double amount, double ms, double launch_ns) { return amount / std:
 double float_band_bytes(index_t rows, index_t diagonals) {
     return static_cast<double>(dia_bytes(rows, rows, diagonals, model::StorageInputs{}.pitch_for(rows), 4));
 }
+
+/// COO bytes of A in double (three arrays, x and y).
+double double_coo_bytes(const CooMatrix& A) { return static_cast<double>(coo_bytes(A.rows, A.cols, A.nnz(), 8)); }
 
 }  // namespace
 
@@ -161,9 +178,14 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     p.sector_gbs = per_ns(12.0 * static_cast<double>(random.nnz()), cold_ms("csr-scalar", random), launch_ns);
     // rows of 64: every warp's 32 lanes add into one y entry
     p.atomic_lanes_per_ns = per_ns(32.0 * static_cast<double>(random.nnz()), cold_ms("coo-atomic", random), launch_ns);
-    // dia-naive in float: each lane loads one 4-byte value per diagonal (its x reads hit cache)
+    // dia-naive in float: each lane loads one 4-byte value per diagonal, and x from L2 (its
+    // diagonals lie too far apart to share lines), as on a stencil's
     p.narrow_gbs = per_ns(float_band_bytes(kNarrowRows, kNarrowDiagonals),
-                          cold_ms("dia-naive", band(kNarrowRows, kNarrowDiagonals), Precision::f32), launch_ns);
+                          cold_ms("dia-naive", spread_band(kNarrowRows, kNarrowDiagonals, kNarrowSpacing), Precision::f32),
+                          launch_ns);
+    // coo-segmented in double on a band (x read in order, so no gathers): COO's stream rate
+    const CooMatrix coo_band = band(kNarrowRows, kNarrowDiagonals);
+    p.coo_gbs = per_ns(double_coo_bytes(coo_band), cold_ms("coo-segmented", coo_band), launch_ns);
     // dia-vec4 in float with kLatencyShare of the resident threads, each with two quads (32
     // bytes) in flight as predict_kernel counts them; Little's law: latency = bytes in flight / rate
     const double threads = kLatencyShare * p.sms * p.warps_per_sm * p.warp;
@@ -182,16 +204,19 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
                                "sector_gbs: csr-scalar on " + std::to_string(kSectorRows) + " rows of " +
                                std::to_string(kSectorRowLength) + " random entries (double), value and index bytes per second\n"
                                "atomic_lanes_per_ns: coo-atomic on the same rows, 32 lanes per entry's warp\n"
-                               "narrow_gbs: dia-naive (float) on a band of " + std::to_string(kNarrowRows) + " rows and " +
-                               std::to_string(kNarrowDiagonals) + " diagonals, DIA bytes per second less a launch\n"
+                               "narrow_gbs: dia-naive (float) on " + std::to_string(kNarrowRows) + " rows and " +
+                               std::to_string(kNarrowDiagonals) + " diagonals " + std::to_string(kNarrowSpacing) +
+                               " apart, DIA bytes per second less a launch\n"
+                               "coo_gbs: coo-segmented (double) on a band of " + std::to_string(kNarrowRows) + " rows and " +
+                               std::to_string(kNarrowDiagonals) + " diagonals, COO bytes per second less a launch\n"
                                "latency_ns: dia-vec4 (float) on a band of " + std::to_string(short_rows) + " rows and " +
                                std::to_string(kLatencyDiagonals) + " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
                                "sms, warps_per_sm, warp: the device's properties\n"
                                    "the other keys are the documented H100 defaults (format_model.hpp)");
     std::printf("calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
-                "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, narrow %.0f GB/s, latency %.0f ns, %d SMs x %d warps -> %s\n",
+                "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, %d SMs x %d warps -> %s\n",
                 p.device.c_str(), p.bandwidth_gbs, c.how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
-                p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.narrow_gbs, p.latency_ns, p.sms, p.warps_per_sm,
+                p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.narrow_gbs, p.coo_gbs, p.latency_ns, p.sms, p.warps_per_sm,
                 out.c_str());
     return 0;
 }

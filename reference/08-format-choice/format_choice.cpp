@@ -100,7 +100,7 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
     else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes and, for kernels whose threads walk rows, occupancy_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics, CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
     k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
@@ -116,6 +116,9 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
                               : k.format == ModelFormat::coo                  ? vb + 8
                                                                               : vb + 4;
     k.stream_gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
+    // A COO kernel's lane waits for its column index before it can gather x and add: calibrate
+    // measures the rate that leaves (coo_gbs, coo-segmented on a band).
+    if (k.format == ModelFormat::coo) k.stream_gbs = std::min(k.stream_gbs, p.coo_gbs);
     // Occupancy (occupancy_gbs): a thread that walks rows has the loads of the trips nvcc
     // unrolls in flight, four of its loop (two of dia-vec4's, whose trips load quads), and the
     // kernel launches one thread per row, dia-vec4 one per four rows. The others keep no such
@@ -145,11 +148,14 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
         k.sector_ms = static_cast<double>(nnz) * (vb + 4) / (p.sector_gbs * 1e9) * 1e3;
     // coo-atomic: a warp's 32 consecutive entries cover 32 / E(X) rows, so each atomic
     // instruction queues min(E(X), W) lanes on one y entry (HYB's COO part likewise, with the
-    // long rows' mean past K).
+    // long rows' mean past K); long rows also crowd the resident entries onto a few lines of y
+    // (atomic_line_ms), and the longer of the two queues sets the time.
     if (variant == "coo-atomic")
-        k.atomic_ms = nnz * std::min(mean_row_length(pmf), W) / p.atomic_lanes_per_ns * 1e-6;
+        k.atomic_ms = std::max(nnz * std::min(mean_row_length(pmf), W) / p.atomic_lanes_per_ns * 1e-6,
+                               atomic_line_ms(pmf, 0, vb, p));
     else if (variant == "hyb" && split.nnz_coo > 0)
-        k.atomic_ms = split.nnz_coo * std::min(split.e_gt - in.hyb_width, W) / p.atomic_lanes_per_ns * 1e-6;
+        k.atomic_ms = std::max(split.nnz_coo * std::min(split.e_gt - in.hyb_width, W) / p.atomic_lanes_per_ns * 1e-6,
+                               atomic_line_ms(pmf, in.hyb_width, vb, p));
     // DIA multiplies its padding too (zeros in the slots), dense every value; ELL and HYB skip
     // their padding by the column index.
     const double products = k.format == ModelFormat::dia     ? static_cast<double>(pitch * in.diagonals)

@@ -175,8 +175,11 @@ TEST(Step3_Time, Rdb450) {
         EXPECT_EQ(k.bytes, predicted_bytes(k.format, pmf, in, 8));
         // In double every covered kernel loads at least 8 bytes per lane and step, which fills
         // DRAM at the defaults, but 450 rows are too few threads for the kernels that walk rows.
+        // The COO kernels stream at coo_gbs, below the bandwidth at the defaults.
         const bool walks_rows = v == "csr-scalar" || v == "ell" || v == "hyb" || k.format == ModelFormat::dia;
-        EXPECT_EQ(k.stream_gbs == p.bandwidth_gbs, !walks_rows);
+        const bool coo = k.format == ModelFormat::coo;
+        EXPECT_EQ(k.stream_gbs == p.bandwidth_gbs, !walks_rows && !coo);
+        if (coo) EXPECT_EQ(k.stream_gbs, std::min(p.bandwidth_gbs, p.coo_gbs));
         // AM is DS at the stream rate, rounded up to whole transactions.
         EXPECT_GE(k.am_ms, static_cast<double>(k.bytes) / (k.stream_gbs * 1e9) * 1e3);
         EXPECT_LT(k.am_ms, static_cast<double>(k.bytes + 32) / (k.stream_gbs * 1e9) * 1e3);
@@ -209,11 +212,17 @@ TEST(Step3_Time, LaneBytesAndOccupancySetTheStreamRate) {
     // Stream rate, float: min(3000, 1000 x lane bytes / 4, occupancy for the kernels that walk
     // rows). dia-naive: 4-byte lanes, 1000; 128 of 450 threads x 4 values = 512. dia-vec4:
     // 16-byte lanes, 4000; ceil(450 / 4) = 113 threads x 2 quads of 16 bytes = 904. ell: 8-byte
-    // lanes, 2000; 128 x 4 x 8 = 1024. coo-segmented: 12-byte lanes, 3000, and no occupancy term.
+    // lanes, 2000; 128 x 4 x 8 = 1024. coo-segmented: 12-byte lanes, 3000, no occupancy term,
+    // and COO's own rate coo_gbs when that is lower.
     EXPECT_EQ(predict_kernel("dia-naive", pmf, in, 4, p).stream_gbs, 512);
     EXPECT_EQ(predict_kernel("dia-vec4", pmf, in, 4, p).stream_gbs, 904);
     EXPECT_EQ(predict_kernel("ell", pmf, in, 4, p).stream_gbs, 1024);
+    p.coo_gbs = 5000;
     EXPECT_EQ(predict_kernel("coo-segmented", pmf, in, 4, p).stream_gbs, 3000);
+    p.coo_gbs = 2200;
+    EXPECT_EQ(predict_kernel("coo-segmented", pmf, in, 4, p).stream_gbs, 2200);
+    EXPECT_EQ(predict_kernel("coo-atomic", pmf, in, 4, p).stream_gbs, 2200);
+    EXPECT_EQ(predict_kernel("csr-vector", pmf, in, 4, p).stream_gbs, 2000);  // 8-byte lanes; not COO
     // With 2 ns, dia-naive's 1024 passes its narrow lanes' 1000.
     p.latency_ns = 2;
     EXPECT_EQ(predict_kernel("dia-naive", pmf, in, 4, p).stream_gbs, 1000);
@@ -307,4 +316,40 @@ TEST(Step4_Pick, Rdb450) {
         }
     EXPECT_TRUE(found) << r.pick;
     EXPECT_FALSE(r.reason.empty());
+}
+
+TEST(Step3_Time, LongRowsQueueAtomicsOnFewLinesOfY) {
+    // 2 rows of 4096 entries and 30 rows of 4. With 128 resident threads (one entry each) and
+    // 128-byte lines, a long row fills the window alone: its 4096 atomics queue on one line,
+    // 1 ns apart. A row of 4 shares the window with 31 others, whose y entries lie on
+    // 32 / 16 = 2 lines in double (16 per line) and on 1 in float (32 per line).
+    CooMatrix A;
+    A.rows = 32;
+    A.cols = 4096;
+    for (index_t r = 0; r < 2; ++r)
+        for (index_t c = 0; c < 4096; ++c) A.add(r, c, 1.0);
+    for (index_t r = 2; r < 32; ++r)
+        for (index_t c = 0; c < 4; ++c) A.add(r, c * 7, 1.0);
+    A.normalize();
+    const RowLengthPmf pmf = pmf_of(A);
+    const StorageInputs in = inputs_of(A, pmf);
+    DeviceParams p = h100_defaults();
+    p.sms = 1;
+    p.warps_per_sm = 4;
+    p.warp = 32;
+    p.atomic_ns = 1;
+    p.line_bytes = 128;
+    p.atomic_lanes_per_ns = 1000;
+
+    // Lane queue: 8312 entries x min(E(X) = 259.75, 32) / 1000 lanes per ns = 266 ns, less
+    // than the line queue.
+    EXPECT_NEAR(predict_kernel("coo-atomic", pmf, in, 8, p).atomic_ms, (2 * 4096 + 30 * 4 / 2.0) * 1e-6, 1e-15);
+    EXPECT_NEAR(predict_kernel("coo-atomic", pmf, in, 4, p).atomic_ms, (2 * 4096 + 30 * 4) * 1e-6, 1e-15);
+    // HYB adds only the long rows' entries past its ELL width K atomically, one line each.
+    const double K = static_cast<double>(in.hyb_width);
+    ASSERT_EQ(K, 4);
+    EXPECT_NEAR(predict_kernel("hyb", pmf, in, 8, p).atomic_ms, 2 * (4096 - K) * 1e-6, 1e-15);
+    // Few lanes per ns: the lane queue is the longer one.
+    p.atomic_lanes_per_ns = 0.01;
+    EXPECT_NEAR(predict_kernel("coo-atomic", pmf, in, 8, p).atomic_ms, 8312 * 32 / 0.01 * 1e-6, 1e-9);
 }
