@@ -49,11 +49,21 @@ struct BlockEstimate {
     double estimate = 0;       ///< dense_gflops / fill * structure: predicted useful GFLOP/s
 };
 
+/// Estimates within this share of the largest one are a tie: the model's median error is a
+/// few percent (handout 05), so it cannot rank shapes 1% apart.
+inline constexpr double kTieBand = 0.01;
+
 /// @brief The tuner's answer: the winner and every shape it rated.
 struct TunerChoice {
     BlockEstimate best;                 ///< the shape with the largest estimate
     std::vector<BlockEstimate> shapes;  ///< every shape the profile covers, r-major order
     double sigma = kDefaultSigma;       ///< sampling rate used
+    /// @brief The shape the tuner runs: of the shapes whose estimate is within kTieBand of
+    /// best's, the one that stores the fewest values (estimated fill x nnz; the first in r-major
+    /// order on equal counts). Why: where the model cannot tell two shapes apart, the one with
+    /// less padding costs less memory and its estimate rests less on the structure factor.
+    /// best itself when no shape was rated.
+    const BlockEstimate& pick() const;
 };
 
 /// @brief Whether block row `block_row` belongs to the sample at rate sigma.

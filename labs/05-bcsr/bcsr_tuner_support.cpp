@@ -225,6 +225,13 @@ double structure_factor(const CooMatrix& A, const std::vector<count_t>& row_ptr,
     return structure_model(profile, variant, p, r, c, sample).factor;
 }
 
+const BlockEstimate& TunerChoice::pick() const {
+    const BlockEstimate* chosen = &best;
+    for (const BlockEstimate& e : shapes)
+        if (e.estimate >= (1 - kTieBand) * best.estimate && e.stored < chosen->stored) chosen = &e;
+    return *chosen;
+}
+
 JointChoice choose_kernel_and_block(const CooMatrix& A, const BcsrProfile& profile,
                                     const std::vector<std::string>& variants, Precision p, double sigma) {
     JointChoice joint;
@@ -257,10 +264,14 @@ const BcsrProfile& active_profile() {
 std::string describe_choice(const TunerChoice& choice, const BcsrProfile& profile) {
     std::ostringstream s;
     s.precision(3);
-    s << "block " << choice.best.r << "x" << choice.best.c << " chosen by the tuner (est. fill " << std::fixed
-      << choice.best.fill << " at sigma " << std::defaultfloat << choice.sigma << ", estimate " << std::fixed
-      << choice.best.estimate << " GFLOP/s, structure factor " << choice.best.structure << " from "
-      << shown_source(profile)
+    const BlockEstimate& pick = choice.pick();
+    s << "block " << pick.r << "x" << pick.c << " chosen by the tuner (est. fill " << std::fixed << pick.fill
+      << " at sigma " << std::defaultfloat << choice.sigma << ", estimate " << std::fixed << pick.estimate
+      << " GFLOP/s, structure factor " << pick.structure;
+    if (&pick != &choice.best)
+        s << ", within " << std::defaultfloat << 100 * kTieBand << "% of " << choice.best.r << "x" << choice.best.c
+          << "'s " << std::fixed << choice.best.estimate << " and fewer values stored";
+    s << " from " << shown_source(profile)
       << (is_placeholder(profile) ? ", a PLACEHOLDER profile: run 'spmv-kit tune-profile' on your GPU" : "") << ")";
     return s.str();
 }
@@ -276,7 +287,7 @@ std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile)
         std::snprintf(line, sizeof line, "tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %9.3f   %16.3f%s\n", e.r,
                       e.c, e.fill, e.stored, static_cast<long long>(e.profile_nnz), e.dense_gflops, e.structure,
                       e.estimate,
-                      e.r == choice.best.r && e.c == choice.best.c ? "   <- pick" : "");
+                      &e == &choice.pick() ? "   <- pick" : "");
         out += line;
     }
     if (profile.panels.empty())
@@ -314,8 +325,8 @@ BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOp
     }
     const BcsrProfile& profile = active_profile();
     const TunerChoice choice = choose_block(A, profile, variant, opt.precision);
-    pick.r = choice.best.r;
-    pick.c = choice.best.c;
+    pick.r = choice.pick().r;
+    pick.c = choice.pick().c;
     pick.note = describe_choice(choice, profile);
     pick.details = format_choice(choice, profile) +
                    describe_model(A, profile, variant, opt.precision, pick.r, pick.c, choice.sigma);
@@ -341,17 +352,18 @@ KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::stri
         return pick;
     }
     pick.variant = joint.variant();
-    pick.block.r = joint.choice().best.r;
-    pick.block.c = joint.choice().best.c;
+    pick.block.r = joint.choice().pick().r;
+    pick.block.c = joint.choice().pick().c;
     pick.block.note = "kernel " + pick.variant + " and " + describe_choice(joint.choice(), profile);
     for (std::size_t v = 0; v < joint.choices.size(); ++v) {
         char line[200];
-        std::snprintf(line, sizeof line, "tuner      kernel %s: best %dx%d, estimate %.3f GFLOP/s%s\n",
-                      joint.variants[v].c_str(), joint.choices[v].best.r, joint.choices[v].best.c,
-                      joint.choices[v].best.estimate, v == joint.best ? "   <- joint pick" : "");
+        const BlockEstimate& shape = joint.choices[v].pick();
+        std::snprintf(line, sizeof line, "tuner      kernel %s: pick %dx%d, estimate %.3f GFLOP/s%s\n",
+                      joint.variants[v].c_str(), shape.r, shape.c, shape.estimate,
+                      v == joint.best ? "   <- joint pick" : "");
         pick.block.details += format_choice(joint.choices[v], profile);
-        pick.block.details += describe_model(A, profile, joint.variants[v], opt.precision, joint.choices[v].best.r,
-                                             joint.choices[v].best.c, joint.choices[v].sigma);
+        pick.block.details +=
+            describe_model(A, profile, joint.variants[v], opt.precision, shape.r, shape.c, joint.choices[v].sigma);
         pick.block.details += line;
     }
     return pick;

@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
                             double estimate = 0;
                             for (const kit::bcsr::BlockEstimate& e : choice.shapes)
                                 if (e.r == r && e.c == c) estimate = e.estimate;
-                            const bool picked = r == choice.best.r && c == choice.best.c;
+                            const bool picked = r == choice.pick().r && c == choice.pick().c;
                             if (t.gflops > 0) {
                                 std::printf(" %8.2f (%7.2f)%s", t.gflops, estimate, picked ? "*" : " ");
                                 if (estimate > 0) all_errors.push_back(std::abs(estimate - t.gflops) / t.gflops);
@@ -187,36 +187,37 @@ int main(int argc, char** argv) {
                         }
                         std::printf("\n");
                     }
-                    const double picked = table.gflops[choice.best.r][choice.best.c];
+                    const kit::bcsr::BlockEstimate& pick = choice.pick();
+                    const double picked = table.gflops[pick.r][pick.c];
                     if (joint_kernel) joint_picked = picked;
                     const bool ok = picked >= 0.95 * best;
-                    const double error = picked > 0 ? (choice.best.estimate - picked) / picked : 0.0;
+                    const double error = picked > 0 ? (pick.estimate - picked) / picked : 0.0;
                     if (picked > 0) pick_errors.push_back(std::abs(error));
                     ++checks;
                     misses += !ok;
                     std::printf("%-13s best %dx%d %.2f GFLOP/s; tuner picked %dx%d (est. fill %.3f, structure %.3f, "
                                 "estimate %.2f) measured %.2f = %.1f%% of best: %s; prediction error %+.1f%%\n",
-                                name.c_str(), best_r, best_c, best, choice.best.r, choice.best.c, choice.best.fill,
-                                choice.best.structure, choice.best.estimate, picked, best > 0 ? 100 * picked / best : 0.0,
+                                name.c_str(), best_r, best_c, best, pick.r, pick.c, pick.fill, pick.structure,
+                                pick.estimate, picked, best > 0 ? 100 * picked / best : 0.0,
                                 ok ? "within 5%" : "MISSED (more than 5% slower)", 100 * error);
                     char line[200];
                     std::snprintf(line, sizeof line, "%-15s %-6s %-13s pick %dx%d %6.1f%% of best, prediction error %+6.1f%%",
-                                  b.name.c_str(), kit::to_string(precision).c_str(), name.c_str(), choice.best.r,
-                                  choice.best.c, best > 0 ? 100 * picked / best : 0.0, 100 * error);
+                                  b.name.c_str(), kit::to_string(precision).c_str(), name.c_str(), pick.r, pick.c,
+                                  best > 0 ? 100 * picked / best : 0.0, 100 * error);
                     summary.push_back(line);
                 }
                 const bool ok = joint_picked >= 0.95 * joint_best;
                 ++joint_checks;
                 joint_misses += !ok;
                 std::printf("joint pick    %s %dx%d measured %.2f GFLOP/s; best of both kernels %s %dx%d %.2f = %.1f%%: %s\n",
-                            joint.variant().c_str(), joint.choice().best.r, joint.choice().best.c, joint_picked,
+                            joint.variant().c_str(), joint.choice().pick().r, joint.choice().pick().c, joint_picked,
                             joint_best_name.c_str(), joint_best_r, joint_best_c, joint_best,
                             joint_best > 0 ? 100 * joint_picked / joint_best : 0.0,
                             ok ? "within 5%" : "MISSED (more than 5% slower)");
                 char line[200];
                 std::snprintf(line, sizeof line, "%-15s %-6s joint         pick %s %dx%d %6.1f%% of best (%s %dx%d)",
                               b.name.c_str(), kit::to_string(precision).c_str(), joint.variant().c_str(),
-                              joint.choice().best.r, joint.choice().best.c,
+                              joint.choice().pick().r, joint.choice().pick().c,
                               joint_best > 0 ? 100 * joint_picked / joint_best : 0.0, joint_best_name.c_str(),
                               joint_best_r, joint_best_c);
                 summary.push_back(line);

@@ -171,6 +171,29 @@ TEST(Step5_ChooseBlock, UsesTheProfiledSizeNearestToTheStoredValues) {
     }
 }
 
+TEST(Step5_ChooseBlock, EstimatesWithinOnePercentTieAndTheFewestStoredValuesRun) {
+    try {
+        // The 4x4 example: 2x2 stores 16 values at an estimate of 3.0 / (16/9) = 1.6875, 1x1
+        // stores 9. At 1.68 GFLOP/s, 1x1 is 0.44% below 2x2, a tie (kTieBand), and the tuner runs
+        // 1x1; at 1.6 it is 5.2% below, and 2x2 runs.
+        kit::BcsrProfile profile;
+        profile.entries = {{"bcsr", kit::Precision::f32, 1, 1, 9, 1.68}, {"bcsr", kit::Precision::f32, 2, 2, 15, 3.0}};
+        const kit::CooMatrix A = example4x4_problem().A;
+
+        const auto tie = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0);
+        profile.entries[0].gflops = 1.6;
+        const auto apart = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0);
+
+        EXPECT_EQ(tie.best.r, 2) << "05-bcsr step 5: best is the largest estimate";
+        EXPECT_EQ(tie.pick().r, 1) << "05-bcsr step 5: a tie runs the shape storing fewer values";
+        EXPECT_DOUBLE_EQ(tie.pick().estimate, 1.68) << "05-bcsr step 5";
+        EXPECT_EQ(apart.pick().r, 2) << "05-bcsr step 5: 5% apart is no tie";
+        EXPECT_EQ(apart.pick().c, 2) << "05-bcsr step 5";
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
 TEST(Step5_ChooseBlock, RefusesAProfileWithoutTheVariant) {
     const kit::BcsrProfile profile = one_size_profile("bcsr-warp");
 
