@@ -61,6 +61,15 @@ DeviceParams unit_device() {
     return p;
 }
 
+// The H100 defaults on a GPU of one SM holding 128 threads (4 warps of 32).
+DeviceParams gpu_of_128_threads() {
+    DeviceParams p = h100_defaults();
+    p.sms = 1;
+    p.warps_per_sm = 4;
+    p.warp = 32;
+    return p;
+}
+
 }  // namespace
 
 TEST(Step1_Pmf, Example4x4) {
@@ -198,11 +207,9 @@ TEST(Step3_Time, LaneBytesAndOccupancySetTheStreamRate) {
     const CooMatrix A = kit::testing::rdb450_problem().A;
     const RowLengthPmf pmf = pmf_of(A);
     const StorageInputs in = inputs_of(A, pmf);
-    DeviceParams p = h100_defaults();
+    DeviceParams p = gpu_of_128_threads();
     p.bandwidth_gbs = 3000;
     p.narrow_gbs = 1000;
-    p.sms = 1;
-    p.warps_per_sm = 4;  // 128 resident threads
     p.latency_ns = 4;
 
     // Little's law: min(threads, 128) x bytes in flight / 4 ns.
@@ -333,10 +340,7 @@ TEST(Step3_Time, LongRowsQueueAtomicsOnFewLinesOfY) {
     A.normalize();
     const RowLengthPmf pmf = pmf_of(A);
     const StorageInputs in = inputs_of(A, pmf);
-    DeviceParams p = h100_defaults();
-    p.sms = 1;
-    p.warps_per_sm = 4;
-    p.warp = 32;
+    DeviceParams p = gpu_of_128_threads();
     p.atomic_ns = 1;
     p.line_bytes = 128;
     p.atomic_lanes_per_ns = 1000;
