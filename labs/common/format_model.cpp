@@ -36,13 +36,14 @@ std::string to_string(ModelFormat f) {
 
 DeviceParams h100_defaults() { return DeviceParams{}; }
 
+double resident_threads(const DeviceParams& p) { return static_cast<double>(p.sms) * p.warps_per_sm * p.warp; }
+
 double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes) {
-    const double resident = static_cast<double>(p.sms) * p.warps_per_sm * p.warp;
-    return std::clamp(threads, 1.0, resident) * flight_bytes / p.latency_ns;  // an empty matrix still launches
+    return std::clamp(threads, 1.0, resident_threads(p)) * flight_bytes / p.latency_ns;  // an empty matrix still launches
 }
 
 double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p) {
-    const double resident = static_cast<double>(p.sms) * p.warps_per_sm * p.warp;
+    const double resident = resident_threads(p);
     const double entries_per_line = std::max(1.0, p.line_bytes / value_bytes);
     double ns = 0;
     for (std::size_t len = static_cast<std::size_t>(std::max<index_t>(skip, 0)) + 1; len < pmf.rows_with.size(); ++len) {

@@ -102,6 +102,9 @@ struct DeviceParams {
     double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
 };
 
+/// @brief Threads the GPU holds at once: sms x warps_per_sm x warp. @param p [in] device parameters
+double resident_threads(const DeviceParams& p);
+
 /// @brief The DRAM rate a launch of `threads` threads can keep up when each has `flight_bytes`
 /// bytes of loads in flight, by Little's law (bytes in flight = rate x latency): at most
 /// sms x warps_per_sm x warp threads are resident at once, so the rate is min(threads,

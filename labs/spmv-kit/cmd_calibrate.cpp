@@ -188,7 +188,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     p.coo_gbs = per_ns(double_coo_bytes(coo_band), cold_ms("coo-segmented", coo_band), launch_ns);
     // dia-vec4 in float with kLatencyShare of the resident threads, each with two quads (32
     // bytes) in flight as predict_kernel counts them; Little's law: latency = bytes in flight / rate
-    const double threads = kLatencyShare * p.sms * p.warps_per_sm * p.warp;
+    const double threads = kLatencyShare * model::resident_threads(p);
     const index_t short_rows = 4 * static_cast<index_t>(threads);
     const double short_gbs = per_ns(float_band_bytes(short_rows, kLatencyDiagonals),
                                     cold_ms("dia-vec4", band(short_rows, kLatencyDiagonals), Precision::f32), launch_ns);
