@@ -138,7 +138,9 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
     int ceiling_pass = 0, ceiling_miss = 0;
     std::printf("\n%6s %-6s %2s %10s %10s %10s %10s %8s %8s\n", "n", "prec", "op", "ours GB/s", "cuBLAS", "steady",
                 "cuBLAS st", "x cuBLAS", "%read");
+    const auto skipped = [&](int n) { return o.max_n > 0 && n > o.max_n; };
     for (int n : kSizes) {
+        if (skipped(n)) continue;
         const kit::Reference ref = dense_reference(n);
         for (kit::Precision p : o.precisions)
             for (int t = 0; t < 2; ++t) {
@@ -176,6 +178,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
     std::printf("\nthe same dense matrices as sparse matrices (cold figures; bytes from each format's model):\n");
     std::printf("%6s %-6s %-24s %10s %12s %10s\n", "n", "prec", "kernel", "ms", "MB moved", "GB/s");
     for (int n : kSparseSizes) {
+        if (skipped(n)) continue;
         const kit::Reference ref = dense_reference(n);
         for (kit::Precision p : o.precisions) {
             const Timed a = timed(*ours[0], ref, o, p, best_shape(n, p, 0));

@@ -19,6 +19,7 @@ struct GemvSweepOptions {
     int steady = 100;                        ///< calls back to back for the steady figure
     int warmup = 3;                          ///< untimed calls first
     std::string out_dir;                     ///< where gemv_sweep.csv goes ("" : nowhere)
+    int max_n = 0;                           ///< sizes above it are skipped (0: none); the tuning sizes stay
 };
 
 /// @brief Runs the sweep, prints its tables and targets, writes gemv_sweep.csv.

@@ -53,6 +53,7 @@ struct Options {
     std::int64_t cpu_max_nnz = -1;  // -1: 4M with a GPU, unlimited without
     bool bcsr_sweep = false;
     bool gemv_sweep = false;
+    int gemv_max_n = 0;  // 0: every size
     bool list = false;
     std::string suitesparse_dir = std::string(KIT_MATRICES_DIR) + "/suitesparse";
 };
@@ -68,6 +69,7 @@ const char* kUsage =
     "  --cpu-max-nnz=N                       skip CPU kernels (and OpenCL on a CPU) above N nonzeros\n"
     "  --bcsr-sweep                          also run BCSR kernels at every block size 1..4 x 1..4\n"
     "  --gemv-sweep                          run lab 09's GEMV against cuBLAS on dense sizes instead (gemv_sweep.csv)\n"
+    "  --gemv-max-n=N                        the sweep only: skip sizes above N (a quicker run; the tuning sizes stay)\n"
     "  --suitesparse-dir=DIR                 where matrices/download put the .mtx files\n"
     "  --list                                print the suite and the kernels, run nothing\n"
     "Select benchmarks with --benchmark_filter=REGEX on names spmv/<matrix>/<precision>/<backend>/<kernel>.\n";
@@ -101,6 +103,7 @@ Options parse_options(int argc, char** argv) {
         else if (key == "--cpu-max-nnz") o.cpu_max_nnz = std::stoll(value);
         else if (key == "--bcsr-sweep") o.bcsr_sweep = true;
         else if (key == "--gemv-sweep") o.gemv_sweep = true;
+        else if (key == "--gemv-max-n") o.gemv_max_n = std::max(0, std::stoi(value));
         else if (key == "--suitesparse-dir") o.suitesparse_dir = value;
         else if (key == "--list") o.list = true;
         else throw kit::Error("unknown option '" + a + "'\n" + kUsage);
@@ -592,7 +595,7 @@ int main_impl(int argc, char** argv) {
     g.opt = parse_options(cargc, cargs.data());
 
     if (g.opt.gemv_sweep)
-        return run_gemv_sweep({g.opt.precisions, g.opt.repeats, g.opt.steady, g.opt.warmup, out_dir});
+        return run_gemv_sweep({g.opt.precisions, g.opt.repeats, g.opt.steady, g.opt.warmup, out_dir, g.opt.gemv_max_n});
 
     g.have_cuda = !kit::backend_unavailable(Backend::cuda);
     for (Backend b : {Backend::cuda, Backend::opencl}) {
