@@ -115,6 +115,21 @@ double resident_threads(const DeviceParams& p);
 /// @param flight_bytes [in] bytes of loads one thread has in flight  @return GB/s (bytes per ns)
 double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes);
 
+/// @brief Rounds of DRAM latency that one thread's loop of `trips` trips waits: nvcc unrolls
+/// the loop by `unroll` (the loads of an unrolled group go out together) and runs the trips
+/// left over one at a time, so floor(trips / unroll) + trips mod unroll. Why: the kernels loop
+/// over diagonals or row entries whose count is known only at run time. With 7 diagonals
+/// dia-naive (unroll 4) waits 1 + 3 = 4 rounds, as many as with 16, and keeps 7 / 4 loads in
+/// flight on average where 8 diagonals keep 8 / 2 = 4 (handout 08 has the measurements).
+/// @param trips [in] trips of the loop (at least 0)  @param unroll [in] the unroll factor (at least 1)
+/// @return rounds, 0 for an empty loop
+double unrolled_rounds(count_t trips, int unroll);
+
+/// @brief unrolled_rounds averaged over the rows of the PMF, for a kernel that gives each
+/// row's loop to one thread (csr-scalar). @param pmf [in] row-length distribution
+/// @param unroll [in] the unroll factor  @return mean rounds per row, 0 for a matrix without rows
+double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll);
+
 /// @brief The time coo-atomic's atomics take when long rows queue them on few cache lines of y.
 ///
 /// The resident threads (sms x warps_per_sm x warp) hold one entry each. A row of n entries

@@ -121,6 +121,23 @@ CooMatrix generate_stencil3d(int n, int points) {
     return A;
 }
 
+CooMatrix generate_band(int n, int diagonals, int spacing) {
+    require(n >= 1 && diagonals >= 1 && spacing >= 1, "band needs n, diagonals and spacing >= 1");
+    require(diagonals <= 2 * n - 1, "band of " + std::to_string(n) + " rows holds at most " + std::to_string(2 * n - 1) +
+                                        " diagonals, got " + std::to_string(diagonals));
+    require_entries(static_cast<double>(n) * diagonals, "band of " + std::to_string(n) + " rows and " +
+                                                            std::to_string(diagonals) + " diagonals");
+    CooMatrix A;
+    A.rows = A.cols = n;
+    const count_t first = -(diagonals / 2), last = diagonals - diagonals / 2 - 1;  // in units of spacing
+    for (index_t r = 0; r < n; ++r)
+        for (count_t d = first; d <= last; ++d) {
+            const count_t c = r + d * spacing;  // 64-bit: d * spacing may pass 2^31
+            if (c >= 0 && c < n) A.add(r, static_cast<index_t>(c), d == 0 ? diagonals : -1.0);
+        }
+    return A;  // generated in row-major order already
+}
+
 CooMatrix generate_radius_grid(int nx, int ny, int radius) {
     require(nx >= 1 && ny >= 1 && radius >= 0 && static_cast<count_t>(nx) * ny <= (count_t{1} << 28),
             "radius grid needs nx, ny >= 1, radius >= 0 and nx*ny <= 2^28");

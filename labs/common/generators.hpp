@@ -1,5 +1,5 @@
 /// @file generators.hpp
-/// @brief Matrices the kit generates itself: rdb (Brusselator), stencils, power-law, dense rows.
+/// @brief Matrices the kit generates itself: rdb (Brusselator), stencils, bands, power-law, dense rows.
 ///
 /// Every generator is deterministic: the same arguments give the same file, byte for byte.
 #pragma once
@@ -52,6 +52,17 @@ CooMatrix generate_stencil3d(int n, int points);
 /// @param ny     [in] grid points in y
 /// @param radius [in] coupling radius in grid points
 CooMatrix generate_radius_grid(int nx, int ny, int radius);
+
+/// @brief n x n band of `diagonals` diagonals `spacing` rows apart, cut at the borders.
+///
+/// The offsets are d * spacing for d = -diagonals/2 .. diagonals - diagonals/2 - 1, so the
+/// main diagonal is always one of them; it holds `diagonals`, the others -1. spacing 1 is an
+/// ordinary band. A wide spacing gives each diagonal x's lines of its own: lab 08's calibration
+/// runs both, and a sweep of `diagonals` shows how a DIA kernel's loop over them is unrolled.
+/// @param n         [in] rows and columns
+/// @param diagonals [in] number of diagonals (at least 1)
+/// @param spacing   [in] rows between neighbouring diagonals (at least 1)
+CooMatrix generate_band(int n, int diagonals, int spacing);
 
 /// @brief Square matrix whose row lengths follow a power law (a few very long rows).
 ///

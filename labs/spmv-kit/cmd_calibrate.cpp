@@ -89,29 +89,6 @@ CooMatrix identity(index_t n) {
     return A;
 }
 
-/// rows x rows, the diagonals -width/2 .. width/2 - 1 (cut at the borders), values 1.
-CooMatrix band(index_t rows, index_t width) {
-    CooMatrix A;
-    A.rows = A.cols = rows;
-    for (index_t i = 0; i < rows; ++i)
-        for (index_t d = -width / 2; d < width - width / 2; ++d)
-            if (i + d >= 0 && i + d < rows) A.add(i, i + d, 1.0);
-    A.normalize();
-    return A;
-}
-
-/// rows x rows, `diagonals` diagonals `spacing` apart around the main one (cut at the
-/// borders), values 1: each diagonal reads x from lines of its own.
-CooMatrix spread_band(index_t rows, index_t diagonals, index_t spacing) {
-    CooMatrix A;
-    A.rows = A.cols = rows;
-    for (index_t i = 0; i < rows; ++i)
-        for (index_t d = -diagonals / 2; d < diagonals - diagonals / 2; ++d)
-            if (i + d * spacing >= 0 && i + d * spacing < rows) A.add(i, i + d * spacing, 1.0);
-    A.normalize();
-    return A;
-}
-
 /// Cold median (ms) of a CUDA variant on A in `precision`, checked against the oracle first.
 double cold_ms(const std::string& variant, const CooMatrix& A, Precision precision = Precision::f64) {
     const Variant* v = registry().find(variant, Backend::cuda);
@@ -133,7 +110,7 @@ double per_step_ns(double ms, double launch_ns, double steps) { return std::max(
 /// counted as at least 1 ns.
 double per_ns(double amount, double ms, double launch_ns) { return amount / std::max(1.0, ms * 1e6 - launch_ns); }
 
-/// DIA bytes of band(rows, diagonals) in float, at the DIA container's default pitch.
+/// DIA bytes of a band of rows x `diagonals` diagonals (any spacing) in float, at the DIA container's default pitch.
 double float_band_bytes(index_t rows, index_t diagonals) {
     return static_cast<double>(dia_bytes(rows, rows, diagonals, model::StorageInputs{}.pitch_for(rows), 4));
 }
@@ -181,18 +158,20 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     // dia-naive in float: each lane loads one 4-byte value per diagonal, and x from L2 (its
     // diagonals lie too far apart to share lines), as on a stencil's
     p.narrow_gbs = per_ns(float_band_bytes(kNarrowRows, kNarrowDiagonals),
-                          cold_ms("dia-naive", spread_band(kNarrowRows, kNarrowDiagonals, kNarrowSpacing), Precision::f32),
+                          cold_ms("dia-naive", generate_band(kNarrowRows, kNarrowDiagonals, kNarrowSpacing), Precision::f32),
                           launch_ns);
     // coo-segmented in double on a band (x read in order, so no gathers): COO's stream rate
-    const CooMatrix coo_band = band(kNarrowRows, kNarrowDiagonals);
+    const CooMatrix coo_band = generate_band(kNarrowRows, kNarrowDiagonals, 1);
     p.coo_gbs = per_ns(double_coo_bytes(coo_band), cold_ms("coo-segmented", coo_band), launch_ns);
-    // dia-vec4 in float with kLatencyShare of the resident threads, each with two quads (32
-    // bytes) in flight as predict_kernel counts them; Little's law: latency = bytes in flight / rate
+    // dia-vec4 in float with kLatencyShare of the resident threads, each with its quads (16
+    // bytes) of one unrolled pair of diagonals in flight, as predict_kernel counts them;
+    // Little's law: latency = bytes in flight / rate
     const double threads = kLatencyShare * model::resident_threads(p);
     const index_t short_rows = 4 * static_cast<index_t>(threads);
+    const double flight_bytes = kLatencyDiagonals * 16.0 / model::unrolled_rounds(kLatencyDiagonals, 2);
     const double short_gbs = per_ns(float_band_bytes(short_rows, kLatencyDiagonals),
-                                    cold_ms("dia-vec4", band(short_rows, kLatencyDiagonals), Precision::f32), launch_ns);
-    p.latency_ns = threads * 32 / short_gbs;
+                                    cold_ms("dia-vec4", generate_band(short_rows, kLatencyDiagonals, 1), Precision::f32), launch_ns);
+    p.latency_ns = threads * flight_bytes / short_gbs;
 
     model::write_device_params(out, p,
                                "lab 08 device parameters, written by calibrate\nbandwidth_gbs: " + c.how +

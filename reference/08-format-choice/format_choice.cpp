@@ -100,7 +100,7 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
     else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs with the loads of unrolled_rounds in flight, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
     const count_t N = pmf.rows, nnz = pmf.nnz;
     k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
@@ -119,15 +119,24 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     // A COO kernel's lane waits for its column index before it can gather x and add: calibrate
     // measures the rate that leaves (coo_gbs, coo-segmented on a band).
     if (k.format == ModelFormat::coo) k.stream_gbs = std::min(k.stream_gbs, p.coo_gbs);
-    // Occupancy (occupancy_gbs): a thread that walks rows has the loads of the trips nvcc
-    // unrolls in flight, four of its loop (two of dia-vec4's, whose trips load quads), and the
-    // kernel launches one thread per row, dia-vec4 one per four rows. The others keep no such
-    // chain per thread (coo-atomic: one entry; coo-segmented: a chunk; csr-vector: a warp per
-    // row) or size their launch to the GPU (the dense kernel's slices), and are left out.
+    // Occupancy (occupancy_gbs): a thread that walks rows has the loads of one unrolled group
+    // of its loop in flight: nvcc unrolls by four (by two dia-vec4's loop, whose trips load
+    // quads) and runs the trips left over one at a time, so a loop of n trips waits
+    // unrolled_rounds(n) rounds and keeps n x lane bytes / rounds in flight on average. The
+    // loop's trips: the diagonals (DIA), the width (ELL, and HYB's K), each row's entries
+    // (csr-scalar, averaged over the PMF). The kernel launches one thread per row, dia-vec4 one
+    // per four rows. The others keep no such chain per thread (coo-atomic: one entry;
+    // coo-segmented: a chunk; csr-vector: a warp per row) or size their launch to the GPU (the
+    // dense kernel's slices), and are left out.
     if (variant == "csr-scalar" || variant == "ell" || variant == "hyb" || k.format == ModelFormat::dia) {
         const bool quads = variant == "dia-vec4";
+        const int unroll = quads ? 2 : 4;
         const double threads = quads ? std::ceil(N / 4.0) : static_cast<double>(N);
-        k.stream_gbs = std::min(k.stream_gbs, occupancy_gbs(p, threads, (quads ? 2 : 4) * lane_bytes));
+        const count_t trips = variant == "ell" ? pmf.longest() : variant == "hyb" ? in.hyb_width : in.diagonals;
+        const double mean_trips = variant == "csr-scalar" ? mean_row_length(pmf) : static_cast<double>(trips);
+        const double rounds = variant == "csr-scalar" ? mean_unrolled_rounds(pmf, unroll) : unrolled_rounds(trips, unroll);
+        const double flight = rounds > 0 ? mean_trips * lane_bytes / rounds : unroll * lane_bytes;  // no trips: as unrolled
+        k.stream_gbs = std::min(k.stream_gbs, occupancy_gbs(p, threads, flight));
     }
     const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
     const double clock = p.clock_ghz * 1e9;                      // F_S

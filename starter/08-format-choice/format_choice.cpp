@@ -46,7 +46,7 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
     else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // TODO(08-format-choice step 3): DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a
+    // TODO(08-format-choice step 3): DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs with the loads of unrolled_rounds in flight, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a
     kit::todo("08-format-choice", 3, "predict_kernel");
 }
 

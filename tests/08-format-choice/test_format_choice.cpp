@@ -13,6 +13,7 @@
 #include "dia.hpp"
 #include "ell.hpp"
 #include "format_choice.hpp"
+#include "generators.hpp"
 #include "format_choice_test_support.hpp"
 #include "hyb.hpp"
 #include "kit_error.hpp"
@@ -217,30 +218,61 @@ TEST(Step3_Time, LaneBytesAndOccupancySetTheStreamRate) {
     EXPECT_EQ(occupancy_gbs(p, 1000, 10), 320);
     EXPECT_EQ(occupancy_gbs(p, 0, 10), 2.5);  // a launch has at least one thread
     // Stream rate, float: min(3000, 1000 x lane bytes / 4, occupancy for the kernels that walk
-    // rows). dia-naive: 4-byte lanes, 1000; 128 of 450 threads x 4 values = 512. dia-vec4:
-    // 16-byte lanes, 4000; ceil(450 / 4) = 113 threads x 2 quads of 16 bytes = 904. ell: 8-byte
-    // lanes, 2000; 128 x 4 x 8 = 1024. coo-segmented: 12-byte lanes, 3000, no occupancy term,
-    // and COO's own rate coo_gbs when that is lower.
-    EXPECT_EQ(predict_kernel("dia-naive", pmf, in, 4, p).stream_gbs, 512);
-    EXPECT_EQ(predict_kernel("dia-vec4", pmf, in, 4, p).stream_gbs, 904);
-    EXPECT_EQ(predict_kernel("ell", pmf, in, 4, p).stream_gbs, 1024);
+    // rows). rdb450 has 7 diagonals and rows of at most 6 entries. dia-naive: 4-byte lanes,
+    // 1000; 128 of 450 threads, 7 values in 1 + 3 rounds (unrolled by 4): 7 x 4 / 4 = 7 bytes in
+    // flight, 224. dia-vec4: 16-byte lanes, 4000; ceil(450 / 4) = 113 threads, 7 quads in 3 + 1
+    // rounds (unrolled by 2): 28 bytes, 791. ell: 8-byte lanes, 2000; 128 threads, width 6 in
+    // 1 + 2 rounds: 16 bytes, 512. coo-segmented: 12-byte lanes, 3000, no occupancy term, and
+    // COO's own rate coo_gbs when that is lower.
+    ASSERT_EQ(in.diagonals, 7);
+    ASSERT_EQ(pmf.longest(), 6);
+    EXPECT_EQ(predict_kernel("dia-naive", pmf, in, 4, p).stream_gbs, 224);
+    EXPECT_EQ(predict_kernel("dia-vec4", pmf, in, 4, p).stream_gbs, 791);
+    EXPECT_EQ(predict_kernel("ell", pmf, in, 4, p).stream_gbs, 512);
     p.coo_gbs = 5000;
     EXPECT_EQ(predict_kernel("coo-segmented", pmf, in, 4, p).stream_gbs, 3000);
     p.coo_gbs = 2200;
     EXPECT_EQ(predict_kernel("coo-segmented", pmf, in, 4, p).stream_gbs, 2200);
     EXPECT_EQ(predict_kernel("coo-atomic", pmf, in, 4, p).stream_gbs, 2200);
     EXPECT_EQ(predict_kernel("csr-vector", pmf, in, 4, p).stream_gbs, 2000);  // 8-byte lanes; not COO
-    // With 2 ns, dia-naive's 1024 passes its narrow lanes' 1000.
-    p.latency_ns = 2;
+    // With 0.5 ns, dia-naive's 1792 passes its narrow lanes' 1000.
+    p.latency_ns = 0.5;
     EXPECT_EQ(predict_kernel("dia-naive", pmf, in, 4, p).stream_gbs, 1000);
     p.latency_ns = 4;
     const KernelPrediction naive = predict_kernel("dia-naive", pmf, in, 4, p);
     const KernelPrediction vec4 = predict_kernel("dia-vec4", pmf, in, 4, p);
     // AM: whole 32-byte transactions at the stream rate.
-    EXPECT_NEAR(naive.am_ms, std::ceil(naive.bytes / 32.0) * 32 / 512e9 * 1e3, 1e-15);
-    EXPECT_NEAR(vec4.am_ms, std::ceil(vec4.bytes / 32.0) * 32 / 904e9 * 1e3, 1e-15);
+    EXPECT_NEAR(naive.am_ms, std::ceil(naive.bytes / 32.0) * 32 / 224e9 * 1e3, 1e-15);
+    EXPECT_NEAR(vec4.am_ms, std::ceil(vec4.bytes / 32.0) * 32 / 791e9 * 1e3, 1e-15);
     EXPECT_EQ(vec4.serial_ms, naive.serial_ms);  // one step per diagonal either way
     EXPECT_EQ(vec4.bytes, naive.bytes);          // the same DIA container
+}
+
+TEST(Step3_Time, TripsLeftOverFromTheUnrolledLoopWaitOneRoundEach) {
+    // Bands of 1024 rows with 7 and 8 diagonals (offsets -3..3 and -4..3), float. With the
+    // bandwidth and the width limit out of the way, Little's law sets the stream rate: 128
+    // resident threads x bytes in flight / 4 ns.
+    DeviceParams p = gpu_of_128_threads();
+    p.bandwidth_gbs = 1e6;
+    p.narrow_gbs = 1e6;
+    p.latency_ns = 4;
+    const CooMatrix A7 = kit::generate_band(1024, 7, 1), A8 = kit::generate_band(1024, 8, 1);
+    const RowLengthPmf pmf7 = pmf_of(A7), pmf8 = pmf_of(A8);
+    const StorageInputs in7 = inputs_of(A7, pmf7), in8 = inputs_of(A8, pmf8);
+
+    // dia-naive: 8 diagonals in 2 rounds of 4 loads, 16 bytes in flight, 512 GB/s; 7 in
+    // 1 + 3 rounds, 7 bytes, 224: fewer bytes, and slower.
+    EXPECT_EQ(predict_kernel("dia-naive", pmf8, in8, 4, p).stream_gbs, 512);
+    EXPECT_EQ(predict_kernel("dia-naive", pmf7, in7, 4, p).stream_gbs, 224);
+    // ELL, 8-byte lanes: width 7 in 4 rounds, 14 bytes, 448.
+    EXPECT_EQ(predict_kernel("ell", pmf7, in7, 4, p).stream_gbs, 448);
+    // dia-vec4 unrolls by 2: 256 threads (all 128 resident), 7 quads in 3 + 1 rounds, 28 bytes.
+    EXPECT_EQ(predict_kernel("dia-vec4", pmf7, in7, 4, p).stream_gbs, 896);
+    // csr-scalar averages over the rows: band 8 has rows of 4, 5, 6, 7 at the top, 7, 6, 5 at
+    // the bottom and 1017 of 8, which take 1, 2, 3, 4, 4, 3, 2 and 2 rounds: 8176 entries in 2053
+    // rounds, so 8176 x 8 / 2053 bytes in flight per thread.
+    ASSERT_EQ(A8.nnz(), 8176);
+    EXPECT_NEAR(predict_kernel("csr-scalar", pmf8, in8, 4, p).stream_gbs, 128 * (8176.0 * 8 / 2053) / 4, 1e-9);
 }
 
 TEST(Step3_Time, LongRowsPaySectorsAndAtomicsAndDenseIsOneKernel) {

@@ -106,6 +106,14 @@ TEST(Cli, GenWritesRdb450ByName) {
     EXPECT_NE(o.output.find("\n450 450 2580\n1 1 -11.934\n"), std::string::npos) << o.output.substr(0, 400);
 }
 
+TEST(Cli, GenWritesABandWithItsCommandInTheComment) {
+    const Outcome o = spmv_kit("gen band --n 5 --diagonals 2 --spacing 3");
+
+    EXPECT_EQ(o.status, 0);
+    EXPECT_NE(o.output.find("gen band --n 5 --diagonals 2 --spacing 3"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("\n5 5 7\n1 1 2\n2 2 2\n3 3 2\n4 1 -1\n4 4 2\n5 2 -1\n5 5 2\n"), std::string::npos) << o.output;
+}
+
 TEST(Cli, UnknownFormatSuggestsTheClosestName) {
     const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
 

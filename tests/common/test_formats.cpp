@@ -131,6 +131,27 @@ TEST(Generators, StencilsHaveTheirRowLengths) {
     EXPECT_EQ(kit::generate_stencil2d(10, 10).nnz(), 5 * 100 - 4 * 10);
 }
 
+TEST(Generators, BandPutsItsDiagonalsSpacingApartAndCutsThemAtTheBorders) {
+    const CooMatrix A = kit::generate_band(10, 3, 4);  // offsets -4, 0, 4
+
+    const kit::MatrixStats s = kit::compute_stats(A);
+
+    EXPECT_EQ(A.nnz(), 10 + 6 + 6);
+    EXPECT_EQ(s.diagonals, 3);
+    EXPECT_TRUE(A.is_normalized());
+    ASSERT_EQ(A.row.front(), 0);
+    EXPECT_EQ(A.col[0], 0);  // row 0: the main diagonal (3), then column 4 (-1)
+    EXPECT_EQ(A.val[0], 3.0);
+    EXPECT_EQ(A.col[1], 4);
+    EXPECT_EQ(A.val[1], -1.0);
+    EXPECT_EQ(kit::generate_band(100, 8, 1).nnz(), 8 * 100 - (4 * 5 / 2 + 3 * 4 / 2));  // offsets -4..3
+}
+
+TEST(Generators, BandRefusesMoreDiagonalsThanTheMatrixHas) {
+    EXPECT_THROW(kit::generate_band(4, 8, 1), kit::Error);
+    EXPECT_THROW(kit::generate_band(4, 2, 0), kit::Error);
+}
+
 TEST(Generators, PowerLawHasOneLongRowAndManyShortOnes) {
     const kit::MatrixStats s = kit::compute_stats(kit::generate_power_law(5000, 2000, 1.0, 1));
 
