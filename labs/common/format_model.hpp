@@ -115,6 +115,13 @@ double resident_threads(const DeviceParams& p);
 /// @param flight_bytes [in] bytes of loads one thread has in flight  @return GB/s (bytes per ns)
 double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes);
 
+/// @brief Trips nvcc unrolls in the kernels' loops over diagonals and row entries (csr-scalar,
+/// ELL, dia-naive), as the SASS shows (`cuobjdump -sass`); used by predict_kernel.
+constexpr int kLoopUnroll = 4;
+/// @brief Trips nvcc unrolls in dia-vec4's loop, whose trips load quads; used by predict_kernel
+/// and by calibrate's latency band.
+constexpr int kQuadLoopUnroll = 2;
+
 /// @brief Rounds of DRAM latency that one thread's loop of `trips` trips waits: nvcc unrolls
 /// the loop by `unroll` (the loads of an unrolled group go out together) and runs the trips
 /// left over one at a time, so floor(trips / unroll) + trips mod unroll. Why: the kernels loop

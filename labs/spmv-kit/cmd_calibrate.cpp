@@ -168,7 +168,7 @@ int cmd_calibrate(const std::vector<std::string>& argv) {
     // Little's law: latency = bytes in flight / rate
     const double threads = kLatencyShare * model::resident_threads(p);
     const index_t short_rows = 4 * static_cast<index_t>(threads);
-    const double flight_bytes = kLatencyDiagonals * 16.0 / model::unrolled_rounds(kLatencyDiagonals, 2);
+    const double flight_bytes = kLatencyDiagonals * 16.0 / model::unrolled_rounds(kLatencyDiagonals, model::kQuadLoopUnroll);
     const double short_gbs = per_ns(float_band_bytes(short_rows, kLatencyDiagonals),
                                     cold_ms("dia-vec4", generate_band(short_rows, kLatencyDiagonals, 1), Precision::f32), launch_ns);
     p.latency_ns = threads * flight_bytes / short_gbs;

@@ -130,11 +130,14 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     // dense kernel's slices), and are left out.
     if (variant == "csr-scalar" || variant == "ell" || variant == "hyb" || k.format == ModelFormat::dia) {
         const bool quads = variant == "dia-vec4";
-        const int unroll = quads ? 2 : 4;
+        const int unroll = quads ? kQuadLoopUnroll : kLoopUnroll;
         const double threads = quads ? std::ceil(N / 4.0) : static_cast<double>(N);
-        const count_t trips = variant == "ell" ? pmf.longest() : variant == "hyb" ? in.hyb_width : in.diagonals;
-        const double mean_trips = variant == "csr-scalar" ? mean_row_length(pmf) : static_cast<double>(trips);
-        const double rounds = variant == "csr-scalar" ? mean_unrolled_rounds(pmf, unroll) : unrolled_rounds(trips, unroll);
+        double mean_trips = mean_row_length(pmf), rounds = mean_unrolled_rounds(pmf, unroll);  // csr-scalar
+        if (variant != "csr-scalar") {
+            const count_t trips = variant == "ell" ? pmf.longest() : variant == "hyb" ? in.hyb_width : in.diagonals;
+            mean_trips = static_cast<double>(trips);
+            rounds = unrolled_rounds(trips, unroll);
+        }
         const double flight = rounds > 0 ? mean_trips * lane_bytes / rounds : unroll * lane_bytes;  // no trips: as unrolled
         k.stream_gbs = std::min(k.stream_gbs, occupancy_gbs(p, threads, flight));
     }
