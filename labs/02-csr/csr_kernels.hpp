@@ -81,12 +81,38 @@ void csr_vector_spmv(CsrView<T> A, const T* x, T* y);
 /// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
 template <class T>
 void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y);
+/// @brief The shape of the merge kernel: THREADS threads per block, ITEMS merge-path items per
+/// thread, staged CHUNK slots at a time; a tile of TILE = THREADS * ITEMS items per block.
+/// Measured on an H100 (handout, step 4b). Both keep a thread at 32 registers, so that 16
+/// blocks of 128 threads fit on one SM. In double, 7 items (a tile of 896 items, 11 KB of
+/// shared memory) leave the SM enough L1 cache for the reads of x, and the slots go one at a
+/// time: all 7 columns and values at once take 40 registers. In float, 9 items in groups of 4
+/// (a tile of 1152 items, 9 KB).
+template <class T>
+struct MergeShape {
+    static constexpr int threads = 128;                         ///< THREADS
+    static constexpr int items = sizeof(T) == 8 ? 7 : 9;        ///< ITEMS
+    static constexpr int chunk = sizeof(T) == 8 ? 1 : 4;        ///< CHUNK
+    static constexpr int tile = threads * items;                ///< TILE
+};
+/// @brief Tiles (blocks of the merge kernel) of a matrix: ceil((rows + nnz) / TILE), at least 1.
+/// @param rows [in] rows  @param nnz [in] nonzeros
+template <class T>
+index_t csr_merge_tiles(index_t rows, index_t nnz);
+/// @brief The partition of the merge path (given): the coordinate of every tile boundary,
+/// tile_start[b] for diagonal min(b * TILE, rows + nnz), b = 0 .. tiles. It depends on the
+/// matrix only, so it is computed once, when the matrix is uploaded, as cuSPARSE's
+/// preprocessing does for its CSR SpMV; every call then reads two coordinates per block.
+/// @param A [in] CSR (device)  @param tile_start [out] device array of csr_merge_tiles + 1 coordinates
+template <class T>
+void csr_merge_partition(CsrView<T> A, MergeCoord* tile_start);
 /// @brief Merge-based kernel: each block takes an equal share of the merge path (row ends and
 /// nonzeros), each thread an equal part of the block's share; rows cut by a block boundary
 /// are finished with atomicAdd, rows cut inside a block with a segmented scan of the carries.
-/// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
+/// @param A [in] CSR (device)  @param tile_start [in] the partition (csr_merge_partition)
+/// @param x [in] device x  @param y [in,out] device y
 template <class T>
-void csr_merge_spmv(CsrView<T> A, const T* x, T* y);
+void csr_merge_spmv(CsrView<T> A, const MergeCoord* tile_start, const T* x, T* y);
 }  // namespace cuda
 
 }  // namespace kit

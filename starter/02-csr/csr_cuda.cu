@@ -1,7 +1,5 @@
 /// @file
 /// Lab 02, steps 1, 3 and 4: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
-#include <type_traits>
-
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -25,8 +23,8 @@ void launch_lanes(CsrView<T> A, const T* x, T* y) {
     KIT_CHECK_LAUNCH();
 }
 
-/// Merge-path search by one whole warp, for the coordinate of a block's first or last
-/// diagonal in global memory. Each round the 32 lanes test 32 pivots spread over the
+/// Merge-path search by one whole warp, for the coordinate of one tile boundary (a diagonal)
+/// in global memory. Each round the 32 lanes test 32 pivots spread over the
 /// candidate range [lo, hi], and a ballot keeps the piece where the test changes, so the
 /// range shrinks 32-fold per round (5 rounds for 10^7 items, against 23 steps of a binary
 /// search by one thread, each a dependent load from memory).
@@ -53,6 +51,17 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
     return {lo, static_cast<index_t>(diagonal - lo)};
 }
 
+/// The partition of the merge path into tiles of `tile` items: warp w stores the coordinate
+/// of diagonal min(w * tile, rows + nnz) in tile_start[w], for w = 0 .. tiles.
+template <class T>
+__global__ void csr_merge_partition_kernel(CsrView<T> A, MergeCoord* tile_start, long long tiles, int tile) {
+    const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    if (w > tiles) return;  // whole warps leave together: blockDim.x is a multiple of 32
+    const long long items = static_cast<long long>(A.rows) + A.nnz;
+    const MergeCoord c = warp_merge_search(w * tile < items ? w * tile : items, A.row_ptr + 1, A.rows, A.nnz);
+    if (threadIdx.x % 32 == 0) tile_start[w] = c;
+}
+
 /// Merge-based SpMV (Merrill and Garland, SC'16). The merge path of the matrix is the
 /// rows + nnz items of "row i ends" and "nonzero k" in merge order. Block b takes items
 /// [b * TILE, (b+1) * TILE), TILE = THREADS * ITEMS; thread t of the block takes the
@@ -60,7 +69,8 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
 /// same amount of work, whatever the row lengths: a long row is cut into many shares, an
 /// empty row costs one item.
 ///
-/// - Two warps find the block's first and last coordinate (warp_merge_search).
+/// - The block's first and last coordinate come from the partition (tile_start[blockIdx.x]
+///   and tile_start[blockIdx.x + 1]), computed once per matrix, not at every call.
 /// - The block stages its share in shared memory: the row ends, y of the rows that end in
 ///   the share, and the products vals[k] * x[col_idx[k]]. Consecutive threads load
 ///   consecutive entries (coalesced), and a thread loads the columns and values of CHUNK
@@ -77,8 +87,9 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
 ///   gets every part through atomicAdd: the block that starts it adds its carry, the block
 ///   that ends it adds its total. Every other row has one writer.
 template <class T, int THREADS, int ITEMS, int CHUNK>
-__global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    static_assert(THREADS % 32 == 0 && THREADS >= 64, "whole warps, and two of them for the block's search");
+__global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const MergeCoord* __restrict__ tile_start,
+                                                     const T* __restrict__ x, T* __restrict__ y) {
+    static_assert(THREADS % 32 == 0, "whole warps");
     static_assert(CHUNK >= 1 && CHUNK <= ITEMS, "groups of 1 to ITEMS slots");
     constexpr int TILE = THREADS * ITEMS;
     constexpr int WARPS = THREADS / 32;
@@ -87,16 +98,7 @@ __global__ void __launch_bounds__(THREADS) csr_merge(CsrView<T> A, const T* __re
     __shared__ int s_thread_row[THREADS + 1];  // each thread's first row (local), then the share's end
     __shared__ int s_warp_row[WARPS];          // each warp's last carry: its row (local) ...
     __shared__ T s_warp_carry[WARPS];          // ... and its sum
-    __shared__ MergeCoord s_tile[2];           // coordinates of the block's first and last diagonal
-    // TODO(02-csr step 4): search the block's share, stage it, walk the thread's items, scan the carries, write y back
-}
-
-/// Launches csr_merge with one block per TILE = THREADS * ITEMS items of the merge path.
-template <class T, int THREADS, int ITEMS, int CHUNK>
-void launch_merge(CsrView<T> A, const T* x, T* y) {
-    const long long items = static_cast<long long>(A.rows) + A.nnz;
-    csr_merge<T, THREADS, ITEMS, CHUNK><<<grid_for(items, THREADS * ITEMS), THREADS>>>(A, x, y);
-    KIT_CHECK_LAUNCH();
+    // TODO(02-csr step 4): read the tile's coordinates, stage it, walk the thread's items, scan the carries, write y back
 }
 
 }  // namespace kernel
@@ -118,16 +120,23 @@ void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y) {
 }
 
 template <class T>
-void csr_merge_spmv(CsrView<T> A, const T* x, T* y) {
-    // Shapes measured on an H100 (handout, step 4b). Both keep a thread at 32 registers, so
-    // that 16 blocks of 128 threads fit on one SM. In double, 7 items a thread (a share of
-    // 896 items, 11 KB of shared memory) leaves the SM enough L1 cache for the reads of x,
-    // and the slots go one at a time: all 7 columns and values at once take 40 registers.
-    // In float, 9 items in groups of 4 (a share of 1152 items, 9 KB).
-    if constexpr (std::is_same_v<T, double>)
-        kernel::launch_merge<T, 128, 7, 1>(A, x, y);
-    else
-        kernel::launch_merge<T, 128, 9, 4>(A, x, y);
+index_t csr_merge_tiles(index_t rows, index_t nnz) {
+    return static_cast<index_t>(grid_for(static_cast<long long>(rows) + nnz, MergeShape<T>::tile));
+}
+
+template <class T>
+void csr_merge_partition(CsrView<T> A, MergeCoord* tile_start) {
+    const long long tiles = csr_merge_tiles<T>(A.rows, A.nnz);
+    kernel::csr_merge_partition_kernel<<<grid_for((tiles + 1) * 32, 256), 256>>>(A, tile_start, tiles, MergeShape<T>::tile);
+    KIT_CHECK_LAUNCH();
+}
+
+template <class T>
+void csr_merge_spmv(CsrView<T> A, const MergeCoord* tile_start, const T* x, T* y) {
+    using S = MergeShape<T>;
+    kernel::csr_merge<T, S::threads, S::items, S::chunk>
+        <<<csr_merge_tiles<T>(A.rows, A.nnz), S::threads>>>(A, tile_start, x, y);
+    KIT_CHECK_LAUNCH();
 }
 
 /// @cond
@@ -137,8 +146,12 @@ template void csr_vector_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_vector_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_mean_lanes_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_mean_lanes_spmv<double>(CsrView<double>, const double*, double*);
-template void csr_merge_spmv<float>(CsrView<float>, const float*, float*);
-template void csr_merge_spmv<double>(CsrView<double>, const double*, double*);
+template index_t csr_merge_tiles<float>(index_t, index_t);
+template index_t csr_merge_tiles<double>(index_t, index_t);
+template void csr_merge_partition<float>(CsrView<float>, MergeCoord*);
+template void csr_merge_partition<double>(CsrView<double>, MergeCoord*);
+template void csr_merge_spmv<float>(CsrView<float>, const MergeCoord*, const float*, float*);
+template void csr_merge_spmv<double>(CsrView<double>, const MergeCoord*, const double*, double*);
 /// @endcond
 
 }  // namespace kit::cuda
