@@ -18,6 +18,12 @@ constexpr double kBestRatioTarget = 1.0;
 constexpr double kGeomeanTarget = 1.1;
 constexpr double kOwnCeilingTarget = 80.0;
 constexpr double kCsr5Target = 1.0;
+constexpr std::int64_t kCsrTargetNnz = 1'000'000;  // the CSR targets count matrices above this
+constexpr double kCsrFamilyTarget = 1.0;            // best CSR-family kernel / cuSPARSE CSR
+constexpr double kCsrMergeTarget = 0.95;            // csr-merge on its own / cuSPARSE CSR
+/// Kernels that read CSR (or, for coo-segmented, the same entries in the same order): the
+/// family a CSR user picks from.
+const std::set<std::string> kCsrFamily = {"csr", "csr-scalar", "csr-vector", "csr-lanes", "csr-merge", "csr5", "coo-segmented"};
 constexpr std::int64_t kLargeNnz = 10'000'000;
 constexpr std::int64_t kDiaPathNnz = 20'000'000;
 constexpr double kDiaStepCeilingTarget = 70.0;  // % of the ceiling each buffer step of lab 07 reaches
@@ -102,6 +108,28 @@ void check_csr5(Checker& c, const std::vector<std::vector<const Record*>>& group
         c.check(best->ratio >= kCsr5Target, what, label(*best) + " " + fmt("%.2fx", best->ratio), best);
     }
     if (!any) c.not_run("csr5 >= 1.0x cuSPARSE CSR on the power-law matrix", "no power-law matrix ran");
+}
+
+/// The CSR family against cuSPARSE CSR on every matrix above 1M nonzeros: its best kernel at
+/// least 1.0x, and csr-merge alone at least 0.95x.
+void check_csr_family(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
+    for (const auto& gp : groups) {
+        const std::vector<Record> g = copy_group(gp);
+        if (g.front().nnz <= kCsrTargetNnz) continue;
+        const auto in_family = [](const Record& r) { return ok_gpu_kit(r) && r.ratio > 0 && kCsrFamily.count(r.kernel); };
+        const auto ratio = [](const Record& r) { return r.ratio; };
+        const std::string family = "best CSR-family kernel >= 1.0x cuSPARSE CSR on " + group_key(g.front());
+        if (const Record* best = best_of(g, in_family, ratio))
+            c.check(best->ratio >= kCsrFamilyTarget, family, label(*best) + " " + fmt("%.2fx", best->ratio), best);
+        else
+            c.not_run(family, "no CSR-family GPU kernel with a cuSPARSE CSR time");
+        const std::string merge = "csr-merge >= 0.95x cuSPARSE CSR on " + group_key(g.front());
+        const auto is_merge = [](const Record& r) { return r.gpu && r.is_kit() && r.kernel == "csr-merge"; };
+        if (const Record* m = best_of(g, [&](const Record& r) { return is_merge(r) && ok_gpu_kit(r) && r.ratio > 0; }, ratio))
+            c.check(m->ratio >= kCsrMergeTarget, merge, label(*m) + " " + fmt("%.2fx", m->ratio), m);
+        else
+            not_measured(c, g, merge, is_merge, "csr-merge did not run with a cuSPARSE CSR time");
+    }
 }
 
 /// Best record of each step of lab 07's path on one backend, in step order.
@@ -222,6 +250,7 @@ TargetTally print_targets(std::ostream& out, const std::vector<Record>& records,
     check_best_ratios(c, groups);
     check_own_structure(c, groups);
     check_csr5(c, groups);
+    check_csr_family(c, groups);
     check_dia_path(c, groups);
     check_format_choice(c, groups);
     out << "Targets: " << c.tally.pass << " PASS, " << c.tally.miss << " MISS, " << c.tally.not_run << " NOT RUN\n";
