@@ -91,21 +91,26 @@ void check_own_structure(Checker& c, const std::vector<std::vector<const Record*
     }
 }
 
+/// Checks that the best GPU kit run among those `match` accepts, with a cuSPARSE CSR time,
+/// reaches `target` x cuSPARSE CSR; with none, reports a failed run of `match` or NOT RUN.
+template <class Match>
+void check_ratio(Checker& c, const std::vector<Record>& g, const std::string& what, Match match, double target,
+                 const std::string& why_none) {
+    const Record* best = best_of(g, [&](const Record& r) { return ok_gpu_kit(r) && r.ratio > 0 && match(r); },
+                                 [](const Record& r) { return r.ratio; });
+    if (!best) return not_measured(c, g, what, match, why_none);
+    c.check(best->ratio >= target, what, label(*best) + " " + fmt("%.2fx", best->ratio), best);
+}
+
 void check_csr5(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
     bool any = false;
     for (const auto& gp : groups) {
         const std::vector<Record> g = copy_group(gp);
         if (g.front().family != "power-law") continue;
         any = true;
-        const std::string what = "csr5 >= 1.0x cuSPARSE CSR on " + group_key(g.front());
-        const Record* best = best_of(g, [](const Record& r) { return ok_gpu_kit(r) && r.format() == "csr5" && r.ratio > 0; },
-                                     [](const Record& r) { return r.ratio; });
-        if (!best) {
-            not_measured(c, g, what, [](const Record& r) { return r.format() == "csr5"; },
-                         "no GPU csr5 kernel with a cuSPARSE CSR time");
-            continue;
-        }
-        c.check(best->ratio >= kCsr5Target, what, label(*best) + " " + fmt("%.2fx", best->ratio), best);
+        check_ratio(c, g, "csr5 >= 1.0x cuSPARSE CSR on " + group_key(g.front()),
+                    [](const Record& r) { return r.format() == "csr5"; }, kCsr5Target,
+                    "no GPU csr5 kernel with a cuSPARSE CSR time");
     }
     if (!any) c.not_run("csr5 >= 1.0x cuSPARSE CSR on the power-law matrix", "no power-law matrix ran");
 }
@@ -113,27 +118,20 @@ void check_csr5(Checker& c, const std::vector<std::vector<const Record*>>& group
 /// The CSR family against cuSPARSE CSR on every matrix above 1M nonzeros: its best kernel at
 /// least 1.0x, and csr-merge alone at least 0.95x.
 void check_csr_family(Checker& c, const std::vector<std::vector<const Record*>>& groups) {
+    const auto is_merge = [](const Record& r) { return r.kernel == "csr-merge"; };
     for (const auto& gp : groups) {
         const std::vector<Record> g = copy_group(gp);
         if (g.front().nnz <= kCsrTargetNnz) continue;
-        if (std::none_of(g.begin(), g.end(), [](const Record& r) { return r.gpu && r.kernel == "csr-merge"; })) {
+        if (std::none_of(g.begin(), g.end(), [&](const Record& r) { return r.gpu && is_merge(r); })) {
             c.not_run("CSR-family targets on " + group_key(g.front()),
                       "csr-merge did not run here (a matrix the suite limits to its own formats, or lab 02 not built)");
             continue;
         }
-        const auto in_family = [](const Record& r) { return ok_gpu_kit(r) && r.ratio > 0 && kCsrFamily.count(r.kernel); };
-        const auto ratio = [](const Record& r) { return r.ratio; };
-        const std::string family = "best CSR-family kernel >= 1.0x cuSPARSE CSR on " + group_key(g.front());
-        if (const Record* best = best_of(g, in_family, ratio))
-            c.check(best->ratio >= kCsrFamilyTarget, family, label(*best) + " " + fmt("%.2fx", best->ratio), best);
-        else
-            c.not_run(family, "no CSR-family GPU kernel with a cuSPARSE CSR time");
-        const std::string merge = "csr-merge >= 0.95x cuSPARSE CSR on " + group_key(g.front());
-        const auto is_merge = [](const Record& r) { return r.gpu && r.is_kit() && r.kernel == "csr-merge"; };
-        if (const Record* m = best_of(g, [&](const Record& r) { return is_merge(r) && ok_gpu_kit(r) && r.ratio > 0; }, ratio))
-            c.check(m->ratio >= kCsrMergeTarget, merge, label(*m) + " " + fmt("%.2fx", m->ratio), m);
-        else
-            not_measured(c, g, merge, is_merge, "csr-merge did not run with a cuSPARSE CSR time");
+        check_ratio(c, g, "best CSR-family kernel >= 1.0x cuSPARSE CSR on " + group_key(g.front()),
+                    [](const Record& r) { return kCsrFamily.count(r.kernel) > 0; }, kCsrFamilyTarget,
+                    "no CSR-family GPU kernel with a cuSPARSE CSR time");
+        check_ratio(c, g, "csr-merge >= 0.95x cuSPARSE CSR on " + group_key(g.front()), is_merge, kCsrMergeTarget,
+                    "csr-merge did not run with a cuSPARSE CSR time");
     }
 }
 

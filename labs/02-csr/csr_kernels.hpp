@@ -22,6 +22,8 @@
 /// @endcode
 #pragma once
 
+#include <algorithm>
+
 #include "csr.hpp"
 
 namespace kit {
@@ -98,7 +100,10 @@ struct MergeShape {
 /// @brief Tiles (blocks of the merge kernel) of a matrix: ceil((rows + nnz) / TILE), at least 1.
 /// @param rows [in] rows  @param nnz [in] nonzeros
 template <class T>
-index_t csr_merge_tiles(index_t rows, index_t nnz);
+index_t csr_merge_tiles(index_t rows, index_t nnz) {
+    const long long items = static_cast<long long>(rows) + nnz;
+    return static_cast<index_t>(std::max(1LL, (items + MergeShape<T>::tile - 1) / MergeShape<T>::tile));
+}
 /// @brief The partition of the merge path (given): the coordinate of every tile boundary,
 /// tile_start[b] for diagonal min(b * TILE, rows + nnz), b = 0 .. tiles. It depends on the
 /// matrix only, so it is computed once, when the matrix is uploaded, as cuSPARSE's

@@ -1,4 +1,5 @@
 // Lab 02 CUDA variants.
+#include <string>
 #include <type_traits>
 
 #include "bytes_model.hpp"
@@ -42,9 +43,12 @@ void register_lab_02_csr_cuda(Registry& r) {
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_vector_spmv(A, x, y); }, bytes)});
     r.add({"csr-lanes", Backend::cuda, "02-csr", 3, "choose_lanes(nnz/rows) threads per row (not CSR-Adaptive)",
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_mean_lanes_spmv(A, x, y); }, bytes)});
+    using Double = cuda::MergeShape<double>;
+    using Float = cuda::MergeShape<float>;
     r.add({"csr-merge", Backend::cuda, "02-csr", 4,
-           "each block takes 896 items of the merge path of row ends and nonzeros (1152 in float), each thread "
-           "7 of them (9); carries by segmented scan in the block, atomicAdd across blocks",
+           "each block takes " + std::to_string(Double::tile) + " items of the merge path of row ends and nonzeros (" +
+               std::to_string(Float::tile) + " in float), each thread " + std::to_string(Double::items) + " of them (" +
+               std::to_string(Float::items) + "); carries by segmented scan in the block, atomicAdd across blocks",
            cuda_variant<Csr, DeviceCsrMerge>([](auto M, auto x, auto y) { cuda::csr_merge_spmv(M.A, M.tile_start, x, y); },
                                              merge_bytes)});
 }

@@ -254,11 +254,6 @@ void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y) {
 }
 
 template <class T>
-index_t csr_merge_tiles(index_t rows, index_t nnz) {
-    return static_cast<index_t>(grid_for(static_cast<long long>(rows) + nnz, MergeShape<T>::tile));
-}
-
-template <class T>
 void csr_merge_partition(CsrView<T> A, MergeCoord* tile_start) {
     const long long tiles = csr_merge_tiles<T>(A.rows, A.nnz);
     kernel::csr_merge_partition_kernel<<<grid_for((tiles + 1) * 32, 256), 256>>>(A, tile_start, tiles, MergeShape<T>::tile);
@@ -280,8 +275,6 @@ template void csr_vector_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_vector_spmv<double>(CsrView<double>, const double*, double*);
 template void csr_mean_lanes_spmv<float>(CsrView<float>, const float*, float*);
 template void csr_mean_lanes_spmv<double>(CsrView<double>, const double*, double*);
-template index_t csr_merge_tiles<float>(index_t, index_t);
-template index_t csr_merge_tiles<double>(index_t, index_t);
 template void csr_merge_partition<float>(CsrView<float>, MergeCoord*);
 template void csr_merge_partition<double>(CsrView<double>, MergeCoord*);
 template void csr_merge_spmv<float>(CsrView<float>, const MergeCoord*, const float*, float*);
