@@ -58,10 +58,15 @@ __device__ void finish_slices(T s, bool owns, index_t out, index_t block, T alph
     // BEGIN SOLUTION(step 4: store this slice's partial, fence, take a ticket; the last slice sums the partials in slice order, writes y and resets the ticket)
     const unsigned slices = gridDim.y;
     if (owns) scratch.partial[static_cast<size_t>(blockIdx.y) * scratch.ny + out] = s;
-    __threadfence();  // the stores are visible to every SM before the ticket is taken
     __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0 && threadIdx.y == 0) last = atomicAdd(&scratch.arrivals[block], 1u) == slices - 1;
+    __syncthreads();  // the block's partial sums are stored before thread 0 goes on
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+        // One fence, after the barrier: it makes the stores the barrier ordered before it
+        // visible to every SM before the ticket is taken (as a grid-wide barrier does). A
+        // fence in every thread costs each of them the wait, before the barrier.
+        __threadfence();
+        last = atomicAdd(&scratch.arrivals[block], 1u) == slices - 1;
+    }
     __syncthreads();
     if (!last) return;
     if (owns) {
