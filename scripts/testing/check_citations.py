@@ -25,16 +25,18 @@ import os
 import re
 import sys
 
+# gemv_sweep.csv and gemv_finish_ab.csv: one row per size, precision, transpose and kernel
+GEMV_KEY = lambda r: [r["n"], r["precision"], r["op"], r["kernel"]]  # noqa: E731
 LINK = re.compile(r'\[([^\]]+)\]\((\.\./bench/results/[^ )]+\.csv) "([^"]+)"\)')
 KEYS = {
     "summary.csv": lambda r: [r["matrix"], r["precision"], r["backend"] + ":" + r["kernel"]],
     "validation.csv": lambda r: [r["matrix"], r["kernel"]],
     "dia_path_bytes.csv": lambda r: [r["kernel"]],
     "csr5_vs_original.csv": lambda r: [r["matrix"], r["precision"], r["code"]],
-    "gemv_sweep.csv": lambda r: [r["n"], r["precision"], r["op"], r["kernel"]],
+    "gemv_sweep.csv": GEMV_KEY,
     "tune_check.csv": lambda r: [r["run"], r["matrix"], r["precision"], r["kernel"]],
     "tune_check_totals.csv": lambda r: [r["run"]],
-    "gemv_finish_ab.csv": lambda r: [r["n"], r["precision"], r["op"], r["kernel"]],
+    "gemv_finish_ab.csv": GEMV_KEY,
     "gemv_ncu.csv": lambda r: [r["n"], r["precision"], r["op"], r["code"]],
 }
 
