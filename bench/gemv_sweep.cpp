@@ -6,7 +6,9 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "bandwidth_ceiling.hpp"
 #include "bytes_model.hpp"
@@ -30,7 +32,22 @@ const int kSizes[] = {256,  512,  768,  1024, 1280, 1536, 1792, 2000, 2048, 2304
 // shape tuned nearest to it (in log n): the best shape changes with n, as the paper found.
 const int kTuneSizes[] = {640, 1408, 2944, 5632};
 const int kSparseSizes[] = {2000, 4096};          // the link back to SpMV
-const int kBlockSizes[] = {32, 64, 128}, kThreadY[] = {1, 2, 4, 8, 16};  // candidates; unbuilt ones are refused
+// Candidate shapes as tunables (the bench does not see lab 09's shape table): the paper's
+// blocks, then lab 09's warp-columns shapes (transposed only). Unbuilt ones are refused.
+std::vector<std::map<std::string, int>> candidate_shapes() {
+    std::vector<std::map<std::string, int>> out;
+    for (int bs : {32, 64, 128})
+        for (int ty : {1, 2, 4, 8, 16}) out.push_back({{"gemv_block_size", bs}, {"gemv_thread_y", ty}});
+    for (int c : {1, 2, 4, 8}) out.push_back({{"gemv_columns_per_warp", c}});
+    return out;
+}
+
+/// "64x4" or "2col/warp", as lab 09 prints a shape.
+std::string shape_name(const std::map<std::string, int>& s) {
+    const auto get = [&](const char* k) { return s.count(k) ? s.at(k) : 0; };
+    if (get("gemv_columns_per_warp") > 0) return std::to_string(get("gemv_columns_per_warp")) + "col/warp";
+    return std::to_string(get("gemv_block_size")) + "x" + std::to_string(get("gemv_thread_y"));
+}
 
 struct Timed {
     bool ok = false;
@@ -103,20 +120,16 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
             for (int t = 0; t < 2; ++t) {
                 double best_ms = 0;
                 std::printf("tuning %s %s at n = %d:", kit::to_string(p).c_str(), op_name[t], size);
-                for (int bs : kBlockSizes)
-                    for (int ty : kThreadY) {
-                        const std::map<std::string, int> shape = {{"gemv_block_size", bs}, {"gemv_thread_y", ty}};
-                        const Timed r = timed(*ours[t], ref, o, p, shape);
-                        if (!r.ok) {
-                            wrong = wrong || r.status.rfind("WRONG", 0) == 0 || r.status.rfind("ERROR", 0) == 0;
-                            continue;  // a shape that is not built is refused
-                        }
-                        std::printf(" %dx%d %.1f GB/s;", bs, ty, r.gbs);
-                        if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, tuned[{size, p, t}] = shape;
+                for (const auto& shape : candidate_shapes()) {
+                    const Timed r = timed(*ours[t], ref, o, p, shape);
+                    if (!r.ok) {
+                        wrong = wrong || r.status.rfind("WRONG", 0) == 0 || r.status.rfind("ERROR", 0) == 0;
+                        continue;  // a shape that is not built, or not for this transpose, is refused
                     }
-                const auto& b = tuned[{size, p, t}];
-                std::printf("\n  best: %dx%d\n", b.count("gemv_block_size") ? b.at("gemv_block_size") : 0,
-                            b.count("gemv_thread_y") ? b.at("gemv_thread_y") : 0);
+                    std::printf(" %s %.1f GB/s;", shape_name(shape).c_str(), r.gbs);
+                    if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, tuned[{size, p, t}] = shape;
+                }
+                std::printf("\n  best: %s\n", shape_name(tuned[{size, p, t}]).c_str());
             }
     }
     // The shape tuned at the size nearest to n, in log n.
@@ -131,7 +144,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
     std::ofstream csv;
     if (!o.out_dir.empty()) {
         csv.open(o.out_dir + "/gemv_sweep.csv");
-        csv << "n,precision,op,kernel,ms,gbs,steady_ms,steady_gbs,bytes,pct_read_ceiling,status\n";
+        csv << "n,precision,op,kernel,ms,gbs,steady_ms,steady_gbs,bytes,pct_read_ceiling,status,shape\n";
     }
     std::map<std::pair<kit::Precision, int>, std::pair<double, int>> log_ratio;  // sum of log(cuBLAS ms / ours ms), count
     std::vector<std::string> ceiling_lines;
@@ -144,7 +157,8 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
         const kit::Reference ref = dense_reference(n);
         for (kit::Precision p : o.precisions)
             for (int t = 0; t < 2; ++t) {
-                const Timed a = timed(*ours[t], ref, o, p, best_shape(n, p, t));
+                const std::map<std::string, int> shape = best_shape(n, p, t);
+                const Timed a = timed(*ours[t], ref, o, p, shape);
                 const Timed b = timed(cublas[t], ref, o, p);
                 for (const auto& [name, r] : {std::pair{ours[t]->name, a}, std::pair{cublas[t].name, b}}) {
                     if (!r.ok) {
@@ -154,7 +168,8 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
                     if (csv.is_open())
                         csv << n << "," << kit::to_string(p) << "," << op_name[t] << "," << name << "," << r.ms << "," << r.gbs
                             << "," << r.steady_ms << "," << r.steady_gbs << "," << r.bytes << ","
-                            << (ceiling.read_gbs > 0 ? 100 * r.gbs / ceiling.read_gbs : 0) << "," << (r.ok ? "ok" : r.status) << "\n";
+                            << (ceiling.read_gbs > 0 ? 100 * r.gbs / ceiling.read_gbs : 0) << "," << (r.ok ? "ok" : r.status) << ","
+                            << (name == ours[t]->name ? shape_name(shape) : "") << "\n";
                 }
                 if (!a.ok || !b.ok) continue;
                 const double ratio = b.ms / a.ms, pct = ceiling.read_gbs > 0 ? 100 * a.gbs / ceiling.read_gbs : 0;
@@ -196,7 +211,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
             if (csv.is_open() && best.ok)
                 csv << n << "," << kit::to_string(p) << ",N,best-sparse:" << best_name << "," << best.ms << "," << best.gbs << ","
                     << best.steady_ms << "," << best.steady_gbs << "," << best.bytes << ","
-                    << (ceiling.read_gbs > 0 ? 100 * best.gbs / ceiling.read_gbs : 0) << ",ok\n";
+                    << (ceiling.read_gbs > 0 ? 100 * best.gbs / ceiling.read_gbs : 0) << ",ok,\n";
         }
     }
 

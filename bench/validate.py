@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-KERNELS = ["coo-segmented", "csr-vector", "dia-naive", "ell", "hyb", "bcsr-warp", "csr5", "cusparse-csr"]
+KERNELS = ["coo-segmented", "csr-vector", "csr-merge", "dia-naive", "ell", "hyb", "bcsr-warp", "csr5", "cusparse-csr"]
 FAMILIES = ["stencil", "random", "power-law"]   # one matrix of each, the first the suite lists
 METRICS = "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
 CALLS = 2  # the checked run and one cold repeat (--warmup=0 --repeats=1 --steady=0)

@@ -13,6 +13,7 @@
 /// elements_per_thread = BlockSize / (2 ThreadY) such loads of a chunk in registers.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,14 +24,42 @@ namespace kit {
 /// @brief Which matrix multiplies x: A or its transpose.
 enum class Transpose { no, yes };
 
-/// @brief One launch shape of the blocked kernels: gemv_block_size x thread_y.
+/// @brief One launch shape of step 5: the paper's blocks (gemv_block_size x thread_y), or,
+/// transposed only, one warp per group of columns (columns_per_warp > 0; no blocks then).
 struct GemvShape {
-    int block_size = 64;  ///< gemv_block_size: square block side (thread_x = block_size / V)
-    int thread_y = 4;     ///< thread_y: rows of threads per thread block
+    int block_size = 64;       ///< gemv_block_size: square block side (thread_x = block_size / V)
+    int thread_y = 4;          ///< thread_y: rows of threads per thread block
+    int columns_per_warp = 0;  ///< > 0: gemv_warp_columns with this many columns per warp (transposed only)
 };
 
-/// @brief "64x4": how the tunables and the tuning driver print a shape. @param s [in] shape
-inline std::string to_string(GemvShape s) { return std::to_string(s.block_size) + "x" + std::to_string(s.thread_y); }
+/// @brief "64x4", or "2col/warp" for a warp-columns shape: how the tools print a shape.
+/// @param s [in] shape
+inline std::string to_string(GemvShape s) {
+    if (s.columns_per_warp > 0) return std::to_string(s.columns_per_warp) + "col/warp";
+    return std::to_string(s.block_size) + "x" + std::to_string(s.thread_y);
+}
+
+/// @brief The tunables that select shape s (`gemv_block_size`, `gemv_thread_y`, or
+/// `gemv_columns_per_warp`), as every tool passes a shape to the gemv-tuned variants.
+/// @param s [in] shape
+inline std::map<std::string, int> gemv_tunables(GemvShape s) {
+    if (s.columns_per_warp > 0) return {{"gemv_columns_per_warp", s.columns_per_warp}};
+    return {{"gemv_block_size", s.block_size}, {"gemv_thread_y", s.thread_y}};
+}
+
+/// @brief The shape the tunables select; 64 x 4 where they say nothing (inverse of gemv_tunables).
+/// @param tunables [in] name -> value
+inline GemvShape gemv_shape_from(const std::map<std::string, int>& tunables) {
+    const auto get = [&](const char* name) {
+        const auto it = tunables.find(name);
+        return it == tunables.end() ? 0 : it->second;
+    };
+    GemvShape s;
+    if (get("gemv_columns_per_warp") > 0) s.columns_per_warp = get("gemv_columns_per_warp");
+    if (get("gemv_block_size") > 0) s.block_size = get("gemv_block_size");
+    if (get("gemv_thread_y") > 0) s.thread_y = get("gemv_thread_y");
+    return s;
+}
 
 /// @brief Length of y for op(A). @param op [in] transpose  @param A [in] matrix
 template <class T>
@@ -78,11 +107,24 @@ void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* 
 template <class T, int BlockSize, int ThreadY>
 void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
 
-/// @brief Step 5: the shapes the tuning sweep tries (every instantiated BlockSize x ThreadY).
+/// @brief Step 5, transposed only: one warp per group of `ColumnsPerWarp` neighbouring
+/// columns of A, no blocks and no slices (the shape cuBLAS uses on current GPUs). Each lane
+/// reads V rows of a column with one 16-byte load and has 8 / ColumnsPerWarp such loads of
+/// each column in flight (8 in all, the paper's bound on elements_per_thread); the 32 lanes'
+/// sums are added with warp shuffles. Throws
+/// kit::ConversionRefused for Transpose::no (a warp per row would read rows lda apart).
+/// @param op [in] transpose (must be yes)  @param alpha [in] scale  @param A [in] matrix (device)
+/// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
+template <class T, int ColumnsPerWarp>
+void gemv_warp_columns(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+
+/// @brief Step 5: the shapes the tuning sweep tries (every instantiated BlockSize x ThreadY,
+/// and every columns-per-warp of gemv_warp_columns).
 std::vector<GemvShape> gemv_shapes();
 
-/// @brief Step 5: gemv_streamed with a shape chosen at run time; throws kit::ConversionRefused
-/// naming the supported shapes when `shape` is not one of gemv_shapes().
+/// @brief Step 5: gemv_streamed or gemv_warp_columns with a shape chosen at run time; throws
+/// kit::ConversionRefused naming the supported shapes when `shape` is not one of gemv_shapes(),
+/// and for a warp-columns shape with Transpose::no.
 /// @param shape [in] block size and thread_y  @param op [in] transpose  @param alpha [in] scale
 /// @param A [in] matrix (device)  @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
 template <class T>

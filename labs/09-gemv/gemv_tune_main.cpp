@@ -1,5 +1,6 @@
 // Lab 09, step 5 driver: the tuning sweep. For a few square dense matrices it times
-// gemv-tuned and gemv-tuned-t at every built gemv_block_size x thread_y with the kit's
+// gemv-tuned and gemv-tuned-t at every built shape (gemv_block_size x thread_y, and for the
+// transposed kernel the warp-columns shapes) with the kit's
 // protocol (checked run first, then cold repeats with L2 evicted and steady calls back to
 // back), and prints the fastest shape of each precision and transpose.
 #include <algorithm>
@@ -20,7 +21,8 @@ namespace {
 const char* kHelp =
     "usage: gemv_tune [--sizes N,N,...] [--precision float|double|both] [--repeats N]\n\n"
     "Lab 09 driver (needs a CUDA GPU). Times gemv-tuned (A x) and gemv-tuned-t (A^T stored, the\n"
-    "transposed kernel) at every gemv_block_size x thread_y built into gemv_cuda.cu, on n x n dense\n"
+    "transposed kernel) at every shape built into gemv_cuda.cu (gemv_block_size x thread_y, and the\n"
+    "warp-columns shapes, transposed only: REFUSED for gemv-tuned), on n x n dense\n"
     "matrices, checking each result against the oracle first. Reports GB/s of the dense bytes model\n"
     "(cold: median of repeats with L2 evicted; steady: calls back to back) and the best shape by the\n"
     "geometric mean of cold GB/s over the sizes.\n\n"
@@ -102,8 +104,7 @@ int run(int argc, char** argv) {
                     opt.precision = p;
                     opt.repeats = repeats;
                     opt.steady_calls = 100;
-                    opt.tunables["gemv_block_size"] = s.block_size;
-                    opt.tunables["gemv_thread_y"] = s.thread_y;
+                    opt.tunables = kit::gemv_tunables(s);
                     const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
                     if (c.status != kit::RunStatus::ok) {
                         wrong = wrong || kit::is_failure(c.status);

@@ -1,5 +1,6 @@
 // Lab 09 CUDA variants. Each has a "-t" twin that stores A^T and runs the transposed kernel.
-// "gemv-tuned" reads the tunables gemv_block_size and gemv_thread_y (default 64 x 4).
+// "gemv-tuned" reads its shape from the tunables (gemv_shape_from: gemv_block_size and
+// gemv_thread_y, default 64 x 4, or gemv_columns_per_warp, transposed only).
 #include "bytes_model.hpp"
 #include "cuda_run.hpp"
 #include "dense.hpp"
@@ -18,9 +19,7 @@ RunFunction cuda_gemv(Transpose op, Call call, bool tuned) {
                              const RunOptions& opt) {
         return dispatch_precision(opt.precision, [&](auto tag) {
             using T = decltype(tag);
-            GemvShape shape;
-            if (opt.tunable("gemv_block_size") > 0) shape.block_size = opt.tunable("gemv_block_size");
-            if (opt.tunable("gemv_thread_y") > 0) shape.thread_y = opt.tunable("gemv_thread_y");
+            const GemvShape shape = gemv_shape_from(opt.tunables);
             const Dense<T> host = op == Transpose::no ? Dense<T>::from_coo(A) : Dense<T>::transposed_from_coo(A);
             const DeviceBuffer<T> vals(host.vals);
             const DenseView<T> view{host.rows, host.cols, host.lda, vals.data()};
@@ -65,7 +64,8 @@ void register_lab_09_gemv_cuda(Registry& r) {
            cuda_gemv(Transpose::no, streamed, false)});
     r.add({"gemv-streamed-t", Backend::cuda, "09-gemv", 4, "A^T stored; transposed gemv-streamed",
            cuda_gemv(Transpose::yes, streamed, false)});
-    r.add({"gemv-tuned", Backend::cuda, "09-gemv", 5, "gemv-streamed with gemv_block_size x gemv_thread_y from the tunables",
+    r.add({"gemv-tuned", Backend::cuda, "09-gemv", 5,
+           "gemv-streamed with gemv_block_size x gemv_thread_y from the tunables (-t: or gemv_columns_per_warp)",
            cuda_gemv(Transpose::no, tuned, true)});
     r.add({"gemv-tuned-t", Backend::cuda, "09-gemv", 5, "A^T stored; transposed gemv-tuned",
            cuda_gemv(Transpose::yes, tuned, true)});

@@ -282,6 +282,58 @@ __global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T>
     // END SOLUTION
 }
 
+/// Step 5, transposed: one warp per group of C neighbouring columns, c0 = C warp .. c0 + C-1,
+/// the shape cuBLAS's transposed kernel has on this GPU. Lane l reads rows r + V l .. r + V l +
+/// V-1 of each of its columns, r stepping by 32 V (the warp reads 32 V consecutive values of a
+/// column: coalesced), and issues U = 8 / C such loads per column, with the matching x, before
+/// it uses any: 8 loads in flight, as the paper's elements_per_thread <= 8. No output is shared
+/// between warps, so nothing is split and nothing has to meet (step 4's finish is gone); with
+/// n / C warps the grid fills the GPU from small n on. vec: columns and x start on 16-byte
+/// boundaries (else every load is scalar); rows past the last load zeros, as in load_rows.
+template <class T, int C>
+__global__ void __launch_bounds__(128) gemv_t_warp_columns(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
+                                                           T* y, bool vec) {
+    // BEGIN SOLUTION(step 5: a warp per C columns; read y early; U = 8 / C loads of V rows per column, and the x they need, before the sums; add the lanes' sums with shuffles; lane c writes column c0 + c)
+    constexpr int V = kVec<T>, U = 8 / C, WARP_ROWS = 32 * V;
+    const int lane = threadIdx.x % 32;
+    const index_t warp = static_cast<index_t>(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+    const index_t c0 = warp * C;
+    if (c0 >= A.cols) return;  // the whole warp: c0 is the same in all its lanes
+    const index_t out = c0 + lane;
+    const bool owns = lane < C && out < A.cols;
+    const T y_old = owns && beta != T(0) ? y[out] : T(0);  // read early, as in gemv_n_blocked
+    T acc[C] = {};
+    for (index_t r = 0; r < A.rows; r += U * WARP_ROWS) {
+        T a[U][C][V], xv[U][V];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const index_t row = r + u * WARP_ROWS + lane * V;
+            const bool in_rows = row < A.rows, whole = vec && row + V <= A.rows;
+            load_rows(x + (in_rows ? row : 0), whole, in_rows, A.rows - row, xv[u]);
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                const bool in = in_rows && c0 + c < A.cols;
+                load_rows(A.vals + (in ? row + static_cast<size_t>(c0 + c) * A.lda : 0), whole && in, in, A.rows - row, a[u][c]);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+#pragma unroll
+                for (int v = 0; v < V; ++v) acc[c] += a[u][c][v] * xv[u][v];
+    }
+    T s = 0;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+#pragma unroll
+        for (int off = 16; off > 0; off /= 2) acc[c] += __shfl_xor_sync(0xffffffffu, acc[c], off);
+        if (lane == c) s = acc[c];  // every lane has every sum; lane c keeps column c0 + c's
+    }
+    if (owns) y[out] = beta == T(0) ? alpha * s : alpha * s + beta * y_old;
+    // END SOLUTION
+}
+
 }  // namespace kernel
 
 /// Whether gemv_n_blocked and gemv_t_blocked support gemv_block_size x thread_y in T: the block
@@ -332,6 +384,30 @@ void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* 
         kernel::gemv_n_blocked<T, BlockSize, ThreadY, true><<<grid, threads>>>(A, alpha, x, beta, y, 0, march, {}, vec);
     else
         kernel::gemv_t_blocked<T, BlockSize, ThreadY, true><<<grid, threads>>>(A, alpha, x, beta, y, 0, march, {}, vec);
+    KIT_CHECK_LAUNCH();
+    // END SOLUTION
+}
+
+template <class T, int ColumnsPerWarp>
+void gemv_warp_columns(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
+    static_assert(ColumnsPerWarp == 1 || ColumnsPerWarp == 2 || ColumnsPerWarp == 4 || ColumnsPerWarp == 8,
+                  "columns per warp: 1, 2, 4 or 8 (8 / ColumnsPerWarp loads per column in flight)");
+    if (op == Transpose::no)
+        throw ConversionRefused("gemv: shape " + to_string(GemvShape{0, 0, ColumnsPerWarp}) +
+                                " is for the transposed GEMV only (a warp per row would read lda apart); "
+                                "use a gemv_block_size x thread_y shape for A x");
+    // BEGIN SOLUTION(step 5: y <- beta y when A has no rows; else ceil(cols / ColumnsPerWarp) warps, 4 per thread block of 128 threads; 16-byte loads only when A and x allow them)
+    // STARTER: kit::todo("09-gemv", 5, "cuda::gemv_warp_columns");
+    if (A.cols == 0) return;
+    if (A.rows == 0) {  // op(A) x is empty: y <- beta y
+        kernel::scale_y<<<grid_for(A.cols, 256), 256>>>(beta, y, A.cols);
+        KIT_CHECK_LAUNCH();
+        return;
+    }
+    constexpr int threads = 128;
+    const long long warps = (static_cast<long long>(A.cols) + ColumnsPerWarp - 1) / ColumnsPerWarp;
+    const bool vec = vector_loads(A) && reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
+    kernel::gemv_t_warp_columns<T, ColumnsPerWarp><<<grid_for(warps * 32, threads), threads>>>(A, alpha, x, beta, y, vec);
     KIT_CHECK_LAUNCH();
     // END SOLUTION
 }
@@ -472,13 +548,15 @@ struct ShapeEntry {
 
 template <class T>
 std::vector<ShapeEntry<T>> shape_table() {
-    // BEGIN SOLUTION(step 5: list the instantiated shapes, the same for float and double: BlockSize in 32, 64, 128; ThreadY >= 4 with 2*ThreadY dividing BlockSize, at most 8 loads (32 floats) per chunk and thread)
+    // BEGIN SOLUTION(step 5: list the instantiated shapes, the same for float and double: BlockSize in 32, 64, 128; ThreadY >= 4 with 2*ThreadY dividing BlockSize, at most 8 loads (32 floats) per chunk and thread; and gemv_warp_columns with 1, 2 and 4 columns per warp)
     // STARTER: kit::todo("09-gemv", 5, "cuda::shape_table");
     return {
         {{32, 4}, &gemv_streamed<T, 32, 4>},   {{32, 8}, &gemv_streamed<T, 32, 8>},
         {{32, 16}, &gemv_streamed<T, 32, 16>}, {{64, 4}, &gemv_streamed<T, 64, 4>},
         {{64, 8}, &gemv_streamed<T, 64, 8>},   {{64, 16}, &gemv_streamed<T, 64, 16>},
         {{128, 8}, &gemv_streamed<T, 128, 8>}, {{128, 16}, &gemv_streamed<T, 128, 16>},
+        {{0, 0, 1}, &gemv_warp_columns<T, 1>}, {{0, 0, 2}, &gemv_warp_columns<T, 2>},
+        {{0, 0, 4}, &gemv_warp_columns<T, 4>},
     };
     // END SOLUTION
 }
@@ -493,9 +571,9 @@ std::vector<GemvShape> gemv_shapes() {
 template <class T>
 void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
     static const std::vector<ShapeEntry<T>> table = shape_table<T>();
-    std::string known;
+    std::string known;  // shapes are the same when they print the same (to_string)
     for (const auto& e : table) {
-        if (e.shape.block_size == shape.block_size && e.shape.thread_y == shape.thread_y) return e.run(op, alpha, A, x, beta, y);
+        if (to_string(e.shape) == to_string(shape)) return e.run(op, alpha, A, x, beta, y);
         known += (known.empty() ? "" : ", ") + to_string(e.shape);
     }
     throw ConversionRefused("gemv: shape " + to_string(shape) + " (gemv_block_size x thread_y) is not built; built: " + known);
@@ -508,6 +586,8 @@ template void gemv_blocked<float, 64, 4>(Transpose, float, DenseView<float>, con
 template void gemv_blocked<double, 64, 4>(Transpose, double, DenseView<double>, const double*, double, double*);
 template void gemv_streamed<float, 64, 4>(Transpose, float, DenseView<float>, const float*, float, float*);
 template void gemv_streamed<double, 64, 4>(Transpose, double, DenseView<double>, const double*, double, double*);
+template void gemv_warp_columns<float, 2>(Transpose, float, DenseView<float>, const float*, float, float*);
+template void gemv_warp_columns<double, 2>(Transpose, double, DenseView<double>, const double*, double, double*);
 template void gemv_tuned<float>(GemvShape, Transpose, float, DenseView<float>, const float*, float, float*);
 template void gemv_tuned<double>(GemvShape, Transpose, double, DenseView<double>, const double*, double, double*);
 /// @endcond

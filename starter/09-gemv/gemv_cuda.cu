@@ -131,6 +131,20 @@ __global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T>
     // TODO(09-gemv step 3): read y early, march down block rows from a staggered start, two chunks each of V-row loads with prefetch, accumulate 2*EPT columns per thread, reduce over threadIdx.x
 }
 
+/// Step 5, transposed: one warp per group of C neighbouring columns, c0 = C warp .. c0 + C-1,
+/// the shape cuBLAS's transposed kernel has on this GPU. Lane l reads rows r + V l .. r + V l +
+/// V-1 of each of its columns, r stepping by 32 V (the warp reads 32 V consecutive values of a
+/// column: coalesced), and issues U = 8 / C such loads per column, with the matching x, before
+/// it uses any: 8 loads in flight, as the paper's elements_per_thread <= 8. No output is shared
+/// between warps, so nothing is split and nothing has to meet (step 4's finish is gone); with
+/// n / C warps the grid fills the GPU from small n on. vec: columns and x start on 16-byte
+/// boundaries (else every load is scalar); rows past the last load zeros, as in load_rows.
+template <class T, int C>
+__global__ void __launch_bounds__(128) gemv_t_warp_columns(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
+                                                           T* y, bool vec) {
+    // TODO(09-gemv step 5): a warp per C columns; read y early; U = 8 / C loads of V rows per column, and the x they need, before the sums; add the lanes' sums with shuffles; lane c writes column c0 + c
+}
+
 }  // namespace kernel
 
 /// Whether gemv_n_blocked and gemv_t_blocked support gemv_block_size x thread_y in T: the block
@@ -164,6 +178,18 @@ void gemv_blocked(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* 
                   "so that the block's gemv_block_size outputs each have a thread; at most 1024 threads");
     // TODO(09-gemv step 3): one thread block of (BlockSize / V) x ThreadY per block row or block column, every block checked, one slice; vector loads only when vector_loads(A)
     kit::todo("09-gemv", 3, "cuda::gemv_blocked launch");
+}
+
+template <class T, int ColumnsPerWarp>
+void gemv_warp_columns(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
+    static_assert(ColumnsPerWarp == 1 || ColumnsPerWarp == 2 || ColumnsPerWarp == 4 || ColumnsPerWarp == 8,
+                  "columns per warp: 1, 2, 4 or 8 (8 / ColumnsPerWarp loads per column in flight)");
+    if (op == Transpose::no)
+        throw ConversionRefused("gemv: shape " + to_string(GemvShape{0, 0, ColumnsPerWarp}) +
+                                " is for the transposed GEMV only (a warp per row would read lda apart); "
+                                "use a gemv_block_size x thread_y shape for A x");
+    // TODO(09-gemv step 5): y <- beta y when A has no rows; else ceil(cols / ColumnsPerWarp) warps, 4 per thread block of 128 threads; 16-byte loads only when A and x allow them
+    kit::todo("09-gemv", 5, "cuda::gemv_warp_columns");
 }
 
 namespace {
@@ -256,7 +282,7 @@ struct ShapeEntry {
 
 template <class T>
 std::vector<ShapeEntry<T>> shape_table() {
-    // TODO(09-gemv step 5): list the instantiated shapes, the same for float and double: BlockSize in 32, 64, 128; ThreadY >= 4 with 2*ThreadY dividing BlockSize, at most 8 loads (32 floats) per chunk and thread
+    // TODO(09-gemv step 5): list the instantiated shapes, the same for float and double: BlockSize in 32, 64, 128; ThreadY >= 4 with 2*ThreadY dividing BlockSize, at most 8 loads (32 floats) per chunk and thread; and gemv_warp_columns with 1, 2 and 4 columns per warp
     kit::todo("09-gemv", 5, "cuda::shape_table");
 }
 }  // namespace
@@ -270,9 +296,9 @@ std::vector<GemvShape> gemv_shapes() {
 template <class T>
 void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
     static const std::vector<ShapeEntry<T>> table = shape_table<T>();
-    std::string known;
+    std::string known;  // shapes are the same when they print the same (to_string)
     for (const auto& e : table) {
-        if (e.shape.block_size == shape.block_size && e.shape.thread_y == shape.thread_y) return e.run(op, alpha, A, x, beta, y);
+        if (to_string(e.shape) == to_string(shape)) return e.run(op, alpha, A, x, beta, y);
         known += (known.empty() ? "" : ", ") + to_string(e.shape);
     }
     throw ConversionRefused("gemv: shape " + to_string(shape) + " (gemv_block_size x thread_y) is not built; built: " + known);
@@ -285,6 +311,8 @@ template void gemv_blocked<float, 64, 4>(Transpose, float, DenseView<float>, con
 template void gemv_blocked<double, 64, 4>(Transpose, double, DenseView<double>, const double*, double, double*);
 template void gemv_streamed<float, 64, 4>(Transpose, float, DenseView<float>, const float*, float, float*);
 template void gemv_streamed<double, 64, 4>(Transpose, double, DenseView<double>, const double*, double, double*);
+template void gemv_warp_columns<float, 2>(Transpose, float, DenseView<float>, const float*, float, float*);
+template void gemv_warp_columns<double, 2>(Transpose, double, DenseView<double>, const double*, double, double*);
 template void gemv_tuned<float>(GemvShape, Transpose, float, DenseView<float>, const float*, float, float*);
 template void gemv_tuned<double>(GemvShape, Transpose, double, DenseView<double>, const double*, double, double*);
 /// @endcond

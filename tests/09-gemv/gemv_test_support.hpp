@@ -146,3 +146,7 @@ template <class Call>
     [](auto op, auto alpha, auto A, auto x, auto beta, auto y) {                    \
         kit::cuda::gemv_streamed<decltype(alpha), 64, 4>(op, alpha, A, x, beta, y); \
     }
+#define GEMV_WARP_COLUMNS_CALL                                                         \
+    [](auto op, auto alpha, auto A, auto x, auto beta, auto y) {                       \
+        kit::cuda::gemv_warp_columns<decltype(alpha), 2>(op, alpha, A, x, beta, y); \
+    }

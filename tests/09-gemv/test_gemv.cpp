@@ -71,3 +71,21 @@ TEST(Step4_GemvStreamedCuda, SameYOnEveryRun) {
 
 GEMV_PAIR_TEST(Step5_GemvTunedCuda, Example4x4, "gemv-tuned", Backend::cuda, example4x4_problem(), true)
 GEMV_PAIR_TEST(Step5_GemvTunedCuda, Dense450, "gemv-tuned", Backend::cuda, dense_problem(450, 450, 3), false)
+
+// Step 5's warp-columns shapes run the transposed GEMV only (gemv-tuned-t).
+TEST(Step5_GemvWarpColumnsCuda, Dense450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = dense_problem(450, 450, 3);
+    for (int columns : {1, 2, 4}) {
+        kit::RunOptions opt;
+        opt.tunables = kit::gemv_tunables(kit::GemvShape{0, 0, columns});
+        for (auto p : {kit::Precision::f32, kit::Precision::f64})
+            EXPECT_TRUE(matches_oracle("gemv-tuned-t", Backend::cuda, p, problem, false, opt)) << columns << " columns per warp";
+    }
+}
+TEST(Step5_GemvWarpColumnsCuda, FullApi) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    EXPECT_TRUE(passes_api("cuda::gemv_warp_columns<2>", Backend::cuda, 5, {kApiCases[1]}, GEMV_WARP_COLUMNS_CALL));
+#endif
+}

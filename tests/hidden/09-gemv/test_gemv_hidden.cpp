@@ -97,9 +97,16 @@ TEST(Step5_GemvTunedCuda, EveryShape) {
                                   {"dense 300 x 1", dense_problem(300, 1, 8)}};
     for (const kit::GemvShape s : shapes) {
         kit::RunOptions opt;
-        opt.tunables["gemv_block_size"] = s.block_size;
-        opt.tunables["gemv_thread_y"] = s.thread_y;
-        EXPECT_TRUE(pair_passes("gemv-tuned", Backend::cuda, problems, opt)) << "shape " << kit::to_string(s);
+        opt.tunables = kit::gemv_tunables(s);
+        if (s.columns_per_warp == 0) {
+            EXPECT_TRUE(pair_passes("gemv-tuned", Backend::cuda, problems, opt)) << "shape " << kit::to_string(s);
+            continue;
+        }
+        // a warp-columns shape: the transposed kernel only, and A x refuses it
+        EXPECT_TRUE(passes_problems("gemv-tuned-t", Backend::cuda, problems, opt)) << "shape " << kit::to_string(s);
+        const kit::Reference ref(problems[0].second.A, problems[0].second.x, problems[0].second.y);
+        const kit::CheckedRun n = kit::run_checked(*kit::registry().find("gemv-tuned", Backend::cuda), ref, opt);
+        EXPECT_EQ(n.status, kit::RunStatus::refused) << "shape " << kit::to_string(s) << " with A x: " << n.message;
     }
 #endif
 }
@@ -109,5 +116,32 @@ TEST(Step5_GemvTunedCuda, UnknownShapeRefused) {
     kit::DenseView<float> A{0, 0, 1, nullptr};
     EXPECT_THROW(kit::cuda::gemv_tuned<float>(kit::GemvShape{48, 3}, Transpose::no, 1.0f, A, nullptr, 1.0f, nullptr),
                  kit::ConversionRefused);
+#endif
+}
+
+TEST(Step5_GemvWarpColumnsCuda, HostileApi) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    std::vector<ApiCase> transposed;
+    for (const ApiCase& c : hostile_cases())
+        if (c.op == Transpose::yes) transposed.push_back(c);
+    EXPECT_TRUE(passes_api("cuda::gemv_warp_columns<2>", Backend::cuda, 5, transposed, GEMV_WARP_COLUMNS_CALL));
+#endif
+}
+
+// x one value past a 16-byte boundary: the kernel must not read x with 16-byte loads then.
+TEST(Step5_GemvWarpColumnsCuda, UnalignedX) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    const auto shifted_x = [](auto op, auto alpha, auto A, auto x, auto beta, auto y) {
+        using T = decltype(alpha);
+        const kit::index_t nx = kit::gemv_x_length(op, A);
+        kit::DeviceBuffer<T> buffer(static_cast<std::size_t>(nx) + 1);
+        CUDA_CHECK(cudaMemcpy(buffer.data() + 1, x, static_cast<std::size_t>(nx) * sizeof(T), cudaMemcpyDeviceToDevice));
+        kit::cuda::gemv_warp_columns<T, 2>(op, alpha, A, buffer.data() + 1, beta, y);
+    };
+    const std::vector<ApiCase> cases = {{"200 x 96 transposed, x unaligned", 200, 96, 200, 1.0, 1.0, Transpose::yes},
+                                        {"1000 x 37 transposed, x unaligned", 1000, 37, 1000, -0.5, 2.0, Transpose::yes}};
+    EXPECT_TRUE(passes_api("cuda::gemv_warp_columns<2>", Backend::cuda, 5, cases, shifted_x));
 #endif
 }
