@@ -125,7 +125,7 @@ std::vector<GemvShape> gemv_shapes();
 /// @brief Step 5: gemv_streamed or gemv_warp_columns with a shape chosen at run time; throws
 /// kit::ConversionRefused naming the supported shapes when `shape` is not one of gemv_shapes(),
 /// and for a warp-columns shape with Transpose::no.
-/// @param shape [in] block size and thread_y  @param op [in] transpose  @param alpha [in] scale
+/// @param shape [in] one of gemv_shapes()  @param op [in] transpose  @param alpha [in] scale
 /// @param A [in] matrix (device)  @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
 template <class T>
 void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
