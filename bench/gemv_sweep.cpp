@@ -42,18 +42,13 @@ std::vector<std::map<std::string, int>> candidate_shapes() {
     return out;
 }
 
-/// "64x4" or "2col/warp", as lab 09 prints a shape.
-std::string shape_name(const std::map<std::string, int>& s) {
-    const auto get = [&](const char* k) { return s.count(k) ? s.at(k) : 0; };
-    if (get("gemv_columns_per_warp") > 0) return std::to_string(get("gemv_columns_per_warp")) + "col/warp";
-    return std::to_string(get("gemv_block_size")) + "x" + std::to_string(get("gemv_thread_y"));
-}
 
 struct Timed {
     bool ok = false;
     std::string status;  // why not ok
     double ms = 0, steady_ms = 0, gbs = 0, steady_gbs = 0;
     kit::count_t bytes = 0;
+    std::string shape;  // the shape the kernel ran, as lab 09 names it in its note ("64x4"); "" for others
 };
 
 Timed timed(const kit::Variant& v, const kit::Reference& ref, const GemvSweepOptions& o, kit::Precision p,
@@ -67,6 +62,7 @@ Timed timed(const kit::Variant& v, const kit::Reference& ref, const GemvSweepOpt
     const kit::CheckedRun c = kit::run_checked(v, ref, opt);
     Timed t;
     t.bytes = c.result.bytes;
+    if (c.result.note.rfind("shape ", 0) == 0) t.shape = c.result.note.substr(6);
     if (c.status != kit::RunStatus::ok) {
         t.status = kit::to_string(c.status) + ": " + c.message;
         return t;
@@ -114,6 +110,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
 
     // 1. tune gemv_block_size x thread_y per precision and transpose at each tuning size
     std::map<std::tuple<int, kit::Precision, int>, std::map<std::string, int>> tuned;  // (size, p, op) -> shape
+    std::map<std::tuple<int, kit::Precision, int>, std::string> tuned_name;            // and its name
     for (int size : kTuneSizes) {
         const kit::Reference ref = dense_reference(size);
         for (kit::Precision p : o.precisions)
@@ -126,10 +123,11 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
                         wrong = wrong || r.status.rfind("WRONG", 0) == 0 || r.status.rfind("ERROR", 0) == 0;
                         continue;  // a shape that is not built, or not for this transpose, is refused
                     }
-                    std::printf(" %s %.1f GB/s;", shape_name(shape).c_str(), r.gbs);
-                    if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, tuned[{size, p, t}] = shape;
+                    std::printf(" %s %.1f GB/s;", r.shape.c_str(), r.gbs);
+                    if (best_ms == 0 || r.ms < best_ms)
+                        best_ms = r.ms, tuned[{size, p, t}] = shape, tuned_name[{size, p, t}] = r.shape;
                 }
-                std::printf("\n  best: %s\n", shape_name(tuned[{size, p, t}]).c_str());
+                std::printf("\n  best: %s\n", tuned_name[{size, p, t}].c_str());
             }
     }
     // The shape tuned at the size nearest to n, in log n.
@@ -157,8 +155,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
         const kit::Reference ref = dense_reference(n);
         for (kit::Precision p : o.precisions)
             for (int t = 0; t < 2; ++t) {
-                const std::map<std::string, int> shape = best_shape(n, p, t);
-                const Timed a = timed(*ours[t], ref, o, p, shape);
+                const Timed a = timed(*ours[t], ref, o, p, best_shape(n, p, t));
                 const Timed b = timed(cublas[t], ref, o, p);
                 for (const auto& [name, r] : {std::pair{ours[t]->name, a}, std::pair{cublas[t].name, b}}) {
                     if (!r.ok) {
@@ -169,7 +166,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
                         csv << n << "," << kit::to_string(p) << "," << op_name[t] << "," << name << "," << r.ms << "," << r.gbs
                             << "," << r.steady_ms << "," << r.steady_gbs << "," << r.bytes << ","
                             << (ceiling.read_gbs > 0 ? 100 * r.gbs / ceiling.read_gbs : 0) << "," << (r.ok ? "ok" : r.status) << ","
-                            << (name == ours[t]->name ? shape_name(shape) : "") << "\n";
+                            << r.shape << "\n";
                 }
                 if (!a.ok || !b.ok) continue;
                 const double ratio = b.ms / a.ms, pct = ceiling.read_gbs > 0 ? 100 * a.gbs / ceiling.read_gbs : 0;
