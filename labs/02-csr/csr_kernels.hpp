@@ -84,18 +84,20 @@ void csr_vector_spmv(CsrView<T> A, const T* x, T* y);
 template <class T>
 void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y);
 /// @brief The shape of the merge kernel: THREADS threads per block, ITEMS merge-path items per
-/// thread, staged CHUNK slots at a time; a tile of TILE = THREADS * ITEMS items per block.
-/// Measured on an H100 (handout, step 4b). Both keep a thread at 32 registers, so that 16
-/// blocks of 128 threads fit on one SM. In double, 7 items (a tile of 896 items, 11 KB of
-/// shared memory) leave the SM enough L1 cache for the reads of x, and the slots go one at a
-/// time: all 7 columns and values at once take 40 registers. In float, 9 items in groups of 4
-/// (a tile of 1152 items, 9 KB).
+/// thread, staged CHUNK slots at a time or, when PACKED, in 16-byte packs; a tile of TILE =
+/// THREADS * ITEMS items per block. Measured on an H100 (handout, step 4b). Every shape keeps a
+/// thread at 32 registers, so that 16 blocks of 128 threads fit on one SM. In double, 7 items
+/// (a tile of 896 items, 11 KB of shared memory) leave the SM enough L1 cache for the reads of
+/// x, and the slots go one at a time: all 7 columns and values at once take 40 registers. In
+/// float, 9 items (a tile of 1152 items, 9 KB) staged in packs of 4 values and 4 columns;
+/// packs of 2 doubles were slower than the plain loop.
 template <class T>
 struct MergeShape {
-    static constexpr int threads = 128;                         ///< THREADS
-    static constexpr int items = sizeof(T) == 8 ? 7 : 9;        ///< ITEMS
-    static constexpr int chunk = sizeof(T) == 8 ? 1 : 4;        ///< CHUNK
-    static constexpr int tile = threads * items;                ///< TILE
+    static constexpr int threads = 128;                   ///< THREADS
+    static constexpr int items = sizeof(T) == 8 ? 7 : 9;  ///< ITEMS
+    static constexpr int chunk = sizeof(T) == 8 ? 1 : 4;  ///< CHUNK (when not PACKED)
+    static constexpr bool packed = sizeof(T) == 4;        ///< PACKED: stage the products with 16-byte loads
+    static constexpr int tile = threads * items;          ///< TILE
 };
 /// @brief Tiles (blocks of the merge kernel) of a matrix: ceil((rows + nnz) / TILE), at least 1.
 /// @param rows [in] rows  @param nnz [in] nonzeros

@@ -15,7 +15,8 @@ backend:kernel; validation.csv: matrix, kernel; dia_path_bytes.csv: kernel;
 csr5_vs_original.csv: matrix, precision, code; gemv_sweep.csv: n, precision, op, kernel;
 tune_check.csv: run, matrix, precision, kernel; tune_check_totals.csv: run; gemv_finish_ab.csv:
 n, precision, op, kernel; gemv_ncu.csv: n, precision, op, code; random32_l2.csv: matrix,
-precision, kernel). The link text
+precision, kernel; merge_shape_ab.csv: build, matrix, precision; merge_shape_geomean.csv: build,
+precision). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
 no figure is copied by hand: a re-run that changes a result fails this check until the
 handout is updated, and the reader can click through to the source. Also fails on a
@@ -40,6 +41,8 @@ KEYS = {
     "gemv_finish_ab.csv": GEMV_KEY,
     "gemv_ncu.csv": lambda r: [r["n"], r["precision"], r["op"], r["code"]],
     "random32_l2.csv": lambda r: [r["matrix"], r["precision"], r["kernel"]],
+    "merge_shape_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"]],
+    "merge_shape_geomean.csv": lambda r: [r["build"], r["precision"]],
 }
 
 

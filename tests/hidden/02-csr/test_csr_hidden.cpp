@@ -4,8 +4,13 @@
 #include <utility>
 #include <vector>
 
+#include "checked_run.hpp"
 #include "generators.hpp"
 #include "test_support.hpp"
+#if KIT_HAVE_CUDA
+#include "csr_kernels.hpp"
+#include "device_buffer.hpp"
+#endif
 
 using kit::Backend;
 using kit::CooMatrix;
@@ -94,6 +99,34 @@ ProblemList merge_edge_cases() {
     return out;
 }
 
+#if KIT_HAVE_CUDA
+/// Runs cuda::csr_merge_spmv on `problem` in precision T with vals and col_idx starting one
+/// value past their allocations, off every 16-byte boundary, so the kernel cannot stage its
+/// products in 16-byte packs (float's default) and must take its other path.
+/// @return "" when y matches the oracle, else the first wrong row
+template <class T>
+std::string merge_unaligned_error(const kit::testing::Problem& problem) {
+    const auto h = kit::Csr<T>::from_coo(problem.A);
+    const auto one_ahead = [](auto v) {  // a copy with one value in front
+        v.insert(v.begin(), typename decltype(v)::value_type{});
+        return v;
+    };
+    const kit::DeviceBuffer<kit::index_t> row_ptr(h.row_ptr), col_idx(one_ahead(h.col_idx));
+    const kit::DeviceBuffer<T> vals(one_ahead(h.vals));
+    const kit::CsrView<T> A{h.rows, h.cols, h.nnz(), row_ptr.data(), col_idx.data() + 1, vals.data() + 1};
+    kit::DeviceBuffer<kit::MergeCoord> tile_start(static_cast<std::size_t>(kit::cuda::csr_merge_tiles<T>(h.rows, h.nnz())) + 1);
+    kit::cuda::csr_merge_partition(A, tile_start.data());
+    const kit::DeviceBuffer<T> x(std::vector<T>(problem.x.begin(), problem.x.end()));
+    kit::DeviceBuffer<T> y(std::vector<T>(problem.y.begin(), problem.y.end()));
+    kit::cuda::csr_merge_spmv(A, tile_start.data(), x.data(), y.data());
+    const std::vector<T> out = y.download();
+    const kit::Reference ref(problem.A, problem.x, problem.y);
+    const kit::Precision p = sizeof(T) == 4 ? kit::Precision::f32 : kit::Precision::f64;
+    const kit::Mismatch m = kit::compare_with_oracle(ref.expected(), std::vector<double>(out.begin(), out.end()), ref.tolerance(p));
+    return m.row < 0 ? "" : kit::describe(m);
+}
+#endif
+
 }  // namespace
 
 TEST(Step4_CsrMergeCpu, MergeEdgeCases) {
@@ -112,4 +145,14 @@ TEST(Step4_CsrMergeCuda, MergeEdgeCases) {
     const ProblemList problems = merge_edge_cases();
 
     EXPECT_TRUE(kit::testing::passes_problems("csr-merge", Backend::cuda, problems));
+}
+
+TEST(Step4_CsrMergeCuda, UnalignedArrays) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+#if KIT_HAVE_CUDA
+    for (const auto& [name, problem] : merge_edge_cases()) {
+        EXPECT_EQ(merge_unaligned_error<float>(problem), "") << name << ", float, vals and col_idx off 16-byte boundaries";
+        EXPECT_EQ(merge_unaligned_error<double>(problem), "") << name << ", double, vals and col_idx off 16-byte boundaries";
+    }
+#endif
 }
