@@ -67,21 +67,24 @@ __global__ void csr_merge_partition_kernel(CsrView<T> A, MergeCoord* tile_start,
 /// 16 bytes of values and their column indices: 4 floats and 4 ints, or 2 doubles and 2 ints.
 template <class T>
 struct Pack16;
+/// The float pack: 4 values, 4 columns.
 template <>
 struct Pack16<float> {
-    using Vals = float4;
-    using Cols = int4;
+    using Vals = float4;  ///< 4 values in one 16-byte load
+    using Cols = int4;    ///< their 4 columns in one 16-byte load
 };
+/// The double pack: 2 values, 2 columns.
 template <>
 struct Pack16<double> {
-    using Vals = double2;
-    using Cols = int2;
+    using Vals = double2;  ///< 2 values in one 16-byte load
+    using Cols = int2;     ///< their 2 columns in one 8-byte load
 };
 
 /// The products a * x[c] of one 16-byte pack: 4 (or 2) independent reads of x in flight.
 __device__ inline float4 pack_products(float4 a, int4 c, const float* __restrict__ x) {
     return {a.x * __ldg(&x[c.x]), a.y * __ldg(&x[c.y]), a.z * __ldg(&x[c.z]), a.w * __ldg(&x[c.w])};
 }
+/// The double form of pack_products: 2 reads of x.
 __device__ inline double2 pack_products(double2 a, int2 c, const double* __restrict__ x) {
     return {a.x * __ldg(&x[c.x]), a.y * __ldg(&x[c.y])};
 }
