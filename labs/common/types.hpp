@@ -2,6 +2,7 @@
 /// @brief Index types, precisions and backends shared by every lab.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -30,6 +31,10 @@ Precision parse_precision(const std::string& s);
 /// @brief Parses "cpu"/"cuda"/"opencl"; throws kit::Error otherwise.
 /// @param s [in] text given by the user
 Backend parse_backend(const std::string& s);
+
+/// @brief Whether p starts on a `bytes`-byte boundary: the one alignment test before a wide
+/// (vector) load or a texture binding. @param p [in] address  @param bytes [in] boundary, > 0
+inline bool is_aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
 /// @brief Machine epsilon of a precision: the one place the kit derives it (tolerances, checks).
 /// @param p [in] precision

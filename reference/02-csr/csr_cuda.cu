@@ -1,7 +1,5 @@
 /// @file
 /// Lab 02, steps 1, 3 and 4: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
-#include <cstdint>
-
 #include "csr_kernels.hpp"
 #include "cuda_run.hpp"
 
@@ -76,6 +74,10 @@ __global__ void csr_merge_partition_kernel(CsrView<T> A, MergeCoord* tile_start,
     if (threadIdx.x % 32 == 0) tile_start[w] = c;
 }
 
+/// Values of T in a 16-byte pack: 4 floats or 2 doubles.
+template <class T>
+constexpr int kPackValues = 16 / static_cast<int>(sizeof(T));
+
 /// 16 bytes of values and their column indices: 4 floats and 4 ints, or 2 doubles and 2 ints.
 template <class T>
 struct Pack16;
@@ -102,7 +104,7 @@ __device__ inline double2 pack_products(double2 a, int2 c, const double* __restr
 }
 
 /// Stages the share's products s_value[j] = vals[nz0 + j] * x[col_idx[nz0 + j]] with 16-byte
-/// loads: thread t takes packs t, t + THREADS, ... of VEC = 16 / sizeof(T) entries, from the
+/// loads: thread t takes packs t, t + THREADS, ... of VEC = kPackValues<T> entries, from the
 /// first entry at a 16-byte boundary of vals on. The at most VEC - 1 entries before it (head)
 /// and after the last whole pack (tail) take one thread each. In float a warp then moves 512
 /// bytes of values per load instruction instead of 128: a quarter of the load instructions.
@@ -111,7 +113,7 @@ __device__ inline double2 pack_products(double2 a, int2 c, const double* __restr
 template <class T, int THREADS, int ITEMS>
 __device__ void stage_products_packed(CsrView<T> A, const T* __restrict__ x, index_t nz0, int tile_nnz, T* s_value) {
     using Pack = Pack16<T>;
-    constexpr int VEC = 16 / sizeof(T);
+    constexpr int VEC = kPackValues<T>;
     const int t = threadIdx.x;
     const int head = min(tile_nnz, (VEC - nz0 % VEC) % VEC);
     const int packs = (tile_nnz - head) / VEC;
@@ -164,7 +166,7 @@ __global__ void __launch_bounds__(THREADS, 2048 / THREADS)
     static_assert(CHUNK >= 1 && CHUNK <= ITEMS, "groups of 1 to ITEMS slots");
     constexpr int TILE = THREADS * ITEMS;
     constexpr int WARPS = THREADS / 32;
-    constexpr int VEC = 16 / sizeof(T);  // values in a 16-byte pack
+    constexpr int VEC = kPackValues<T>;
     __shared__ index_t s_row_end[TILE];  // the share's row ends, minus nz0 (at most TILE of them)
     // the share's products, then y of its rows (at most TILE together), from s_value on (below)
     __shared__ __align__(16) T s_staged[TILE + VEC];
@@ -331,12 +333,14 @@ void csr_merge_spmv(CsrView<T> A, const MergeCoord* tile_start, const T* x, T* y
     using S = MergeShape<T>;
     const index_t tiles = csr_merge_tiles<T>(A.rows, A.nnz);
     // 16-byte packs need vals on a 16-byte boundary and col_idx on a boundary of as many indices.
-    const bool packable = reinterpret_cast<std::uintptr_t>(A.vals) % 16 == 0 &&
-                          reinterpret_cast<std::uintptr_t>(A.col_idx) % (16 / sizeof(T) * sizeof(index_t)) == 0;
-    if (S::packed && packable)
-        kernel::csr_merge<T, S::threads, S::items, S::chunk, true><<<tiles, S::threads>>>(A, tile_start, x, y);
-    else
-        kernel::csr_merge<T, S::threads, S::items, S::chunk, false><<<tiles, S::threads>>>(A, tile_start, x, y);
+    if constexpr (S::packed) {
+        if (is_aligned(A.vals, 16) && is_aligned(A.col_idx, kernel::kPackValues<T> * sizeof(index_t))) {
+            kernel::csr_merge<T, S::threads, S::items, S::chunk, true><<<tiles, S::threads>>>(A, tile_start, x, y);
+            KIT_CHECK_LAUNCH();
+            return;
+        }
+    }
+    kernel::csr_merge<T, S::threads, S::items, S::chunk, false><<<tiles, S::threads>>>(A, tile_start, x, y);
     KIT_CHECK_LAUNCH();
 }
 

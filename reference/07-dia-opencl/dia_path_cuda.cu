@@ -3,7 +3,6 @@
 /// the read-only path (__ldg) or a texture object. See handouts/07-dia-opencl.md; the aligned
 /// and shared-memory CUDA kernels are lab 03's.
 #include <algorithm>
-#include <cstdint>
 
 #include "cuda_run.hpp"
 #include "dia_path.hpp"
@@ -173,7 +172,7 @@ XTexture::XTexture(const float* x, index_t n) {
                                  std::to_string(max_width) + "; use dia-ldg");
     int alignment = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&alignment, cudaDevAttrTextureAlignment, dev));
-    if (alignment > 0 && reinterpret_cast<std::uintptr_t>(x) % alignment != 0)
+    if (alignment > 0 && !is_aligned(x, alignment))
         throw Error("a linear texture must start on a " + std::to_string(alignment) +
                     "-byte boundary; x does not (pass the start of a cudaMalloc allocation)");
     cudaResourceDesc res{};

@@ -3,7 +3,6 @@
 /// the read-only path (__ldg) or a texture object. See handouts/07-dia-opencl.md; the aligned
 /// and shared-memory CUDA kernels are lab 03's.
 #include <algorithm>
-#include <cstdint>
 
 #include "cuda_run.hpp"
 #include "dia_path.hpp"

@@ -1,7 +1,6 @@
 /// @file
 /// Lab 09, steps 2 to 5: GEMV on the GPU, after Abdelfattah, Keyes and Ltaief. See handouts/09-gemv.md.
 #include <algorithm>
-#include <cstdint>
 
 #include "cuda_run.hpp"
 #include "gemv_kernels.hpp"
@@ -162,7 +161,20 @@ constexpr bool shape_supported(int block_size, int thread_y) {
 /// with one 16-byte load: lda a multiple of V and A itself aligned (cudaMalloc gives 256 bytes).
 template <class T>
 bool vector_loads(DenseView<T> A) {
-    return A.lda % kernel::kVec<T> == 0 && reinterpret_cast<std::uintptr_t>(A.vals) % 16 == 0;
+    return A.lda % kernel::kVec<T> == 0 && is_aligned(A.vals, 16);
+}
+
+/// Finishes the calls where op(A) x is empty: no y (nothing to do), or no x (y <- beta y, as
+/// BLAS does). Returns whether it finished the call; the launchers of steps 4 and 5 return then.
+template <class T>
+bool finish_empty_gemv(Transpose op, DenseView<T> A, T beta, T* y) {
+    const index_t ny = gemv_y_length(op, A), nx = gemv_x_length(op, A);
+    if (ny > 0 && nx > 0) return false;
+    if (ny > 0) {
+        kernel::scale_y<<<grid_for(ny, 256), 256>>>(beta, y, ny);
+        KIT_CHECK_LAUNCH();
+    }
+    return true;
 }
 
 template <class T>
@@ -188,7 +200,7 @@ void gemv_warp_columns(Transpose op, T alpha, DenseView<T> A, const T* x, T beta
         throw ConversionRefused("gemv: shape " + to_string(GemvShape{0, 0, ColumnsPerWarp}) +
                                 " is for the transposed GEMV only (a warp per row would read lda apart); "
                                 "use a gemv_block_size x thread_y shape for A x");
-    // TODO(09-gemv step 5): y <- beta y when A has no rows; else ceil(cols / ColumnsPerWarp) warps, 4 per thread block of 128 threads; 16-byte loads only when A and x allow them
+    // TODO(09-gemv step 5): finish_empty_gemv first; then ceil(cols / ColumnsPerWarp) warps, 4 per thread block of 128 threads; 16-byte loads only when A and x allow them
     kit::todo("09-gemv", 5, "cuda::gemv_warp_columns");
 }
 
@@ -266,7 +278,7 @@ void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T*
     static_assert(shape_supported<T>(BlockSize, ThreadY),
                   "gemv_block_size: a power of two >= 32 and a multiple of 2 thread_y; thread_y >= 16 / sizeof(T), "
                   "so that the block's gemv_block_size outputs each have a thread; at most 1024 threads");
-    // TODO(09-gemv step 4): full block rows in one kernel, the partial one in a second kernel on its own stream; split the march into slices when there are too few thread blocks, with slice_scratch for their partial sums
+    // TODO(09-gemv step 4): finish_empty_gemv first; full block rows in one kernel, the partial one in a second kernel on its own stream; split the march into slices when there are too few thread blocks, with slice_scratch for their partial sums
     kit::todo("09-gemv", 4, "cuda::gemv_streamed");
 }
 
