@@ -333,14 +333,11 @@ void csr_merge_spmv(CsrView<T> A, const MergeCoord* tile_start, const T* x, T* y
     using S = MergeShape<T>;
     const index_t tiles = csr_merge_tiles<T>(A.rows, A.nnz);
     // 16-byte packs need vals on a 16-byte boundary and col_idx on a boundary of as many indices.
-    if constexpr (S::packed) {
-        if (is_aligned(A.vals, 16) && is_aligned(A.col_idx, kernel::kPackValues<T> * sizeof(index_t))) {
-            kernel::csr_merge<T, S::threads, S::items, S::chunk, true><<<tiles, S::threads>>>(A, tile_start, x, y);
-            KIT_CHECK_LAUNCH();
-            return;
-        }
-    }
-    kernel::csr_merge<T, S::threads, S::items, S::chunk, false><<<tiles, S::threads>>>(A, tile_start, x, y);
+    // PACKED = S::packed: where MergeShape asks for no packs, both launches are the one instance.
+    if (S::packed && is_aligned(A.vals, 16) && is_aligned(A.col_idx, kernel::kPackValues<T> * sizeof(index_t)))
+        kernel::csr_merge<T, S::threads, S::items, S::chunk, S::packed><<<tiles, S::threads>>>(A, tile_start, x, y);
+    else
+        kernel::csr_merge<T, S::threads, S::items, S::chunk, false><<<tiles, S::threads>>>(A, tile_start, x, y);
     KIT_CHECK_LAUNCH();
 }
 
