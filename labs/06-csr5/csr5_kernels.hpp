@@ -34,8 +34,9 @@ namespace kit::cuda {
 /// calibration kernel (one thread per tile) and the tail kernel (one warp per row).
 ///
 /// omega must be a power of two no larger than 32 (a tile is a warp or part of one).
-/// A must be a DeviceCsr5 view: the tile kernel reads A.bit_flag (the bit_flag half of each
-/// descriptor word; it recomputes y_offset and seg_offset) and A.carry holds A.full_tiles values.
+/// A must be a DeviceCsr5 view: the tile kernel reads A.bit_flag (each lane's sigma bit_flag
+/// bits, packed end to end; it recomputes y_offset and seg_offset) and A.carry holds
+/// A.full_tiles values.
 /// @param A [in] CSR5 matrix (device)  @param x [in] device x  @param y [in,out] device y
 template <class T>
 void csr5_spmv(Csr5View<T> A, const T* x, T* y);

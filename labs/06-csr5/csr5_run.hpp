@@ -21,13 +21,13 @@ Csr5<T> csr5_for_run(const CooMatrix& A, const RunOptions& opt) {
 /// @brief Fills the bytes model and the note of a CSR5 run.
 ///
 /// Bytes: the CSR arrays, tile_ptr, the descriptors as the backend reads them (the CPU
-/// reads each lane's 8-byte word, the GPU only its 4-byte bit_flag), and the empty_offset
-/// lists, from csr5_bytes_of.
-/// @param m [in] the converted matrix  @param descriptor_bytes [in] bytes read per lane (8 or 4)
+/// reads each lane's 64-bit word, the GPU only its sigma packed bit_flag bits), and the
+/// empty_offset lists, from csr5_bytes_of.
+/// @param m [in] the converted matrix  @param descriptor_bits [in] bits read per lane (64 or m.sigma)
 /// @param out [in,out] the run's result
 template <class T>
-void describe_csr5_run(const Csr5<T>& m, count_t descriptor_bytes, RunResult& out) {
-    out.bytes = csr5_bytes_of(m, sizeof(T), descriptor_bytes);
+void describe_csr5_run(const Csr5<T>& m, count_t descriptor_bits, RunResult& out) {
+    out.bytes = csr5_bytes_of(m, sizeof(T), descriptor_bits);
     out.note = describe_layout(m);
 }
 

@@ -15,7 +15,7 @@ RunResult run_csr5_cpu(const CooMatrix& A, const std::vector<double>& x, const s
         using T = decltype(tag);
         const Csr5<T> m = csr5_for_run<T>(A, opt);
         RunResult out = run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) { cpu::csr5_spmv(m.view(), xp, yp); });
-        describe_csr5_run(m, 8, out);
+        describe_csr5_run(m, 64, out);
         return out;
     });
 }

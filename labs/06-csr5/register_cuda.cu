@@ -14,7 +14,7 @@ RunResult run_csr5_cuda(const CooMatrix& A, const std::vector<double>& x, const 
         const Csr5<T> m = csr5_for_run<T>(A, opt);
         DeviceCsr5<T> dev(m);
         RunResult out = run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { cuda::csr5_spmv(dev.view(), xp, yp); });
-        describe_csr5_run(m, 4, out);
+        describe_csr5_run(m, m.sigma, out);
         return out;
     });
 }

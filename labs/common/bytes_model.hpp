@@ -70,15 +70,15 @@ inline count_t bcsr_bytes(count_t rows, count_t cols, count_t blocks, count_t r,
 }
 
 /// @brief CSR5: the CSR arrays, tile_ptr (4 B per tile + 1), the tile descriptors as read
-/// (`descriptor_bytes` per lane of each complete tile: 8 for the whole 64-bit word, 4 where
-/// only its bit_flag half is read), plus the empty_offset_ptr and empty_offset lists (4 B per
+/// (`descriptor_bits` per lane of each complete tile: 64 for the whole word, sigma where only
+/// the packed bit_flags are read), plus the empty_offset_ptr and empty_offset lists (4 B per
 /// entry) of tiles that hold empty rows.
 /// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param tiles [in] tiles
-/// @param descriptor_lanes [in] lanes of the complete tiles  @param descriptor_bytes [in] bytes read per lane
+/// @param descriptor_lanes [in] lanes of the complete tiles  @param descriptor_bits [in] bits read per lane
 /// @param empty_offset_entries [in] entries of both lists  @param value_bytes [in] sizeof(T)
 inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t descriptor_lanes,
-                          count_t descriptor_bytes, count_t empty_offset_entries, count_t value_bytes) {
-    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + descriptor_lanes * descriptor_bytes +
+                          count_t descriptor_bits, count_t empty_offset_entries, count_t value_bytes) {
+    return csr_bytes(rows, cols, nnz, value_bytes) + (tiles + 1) * 4 + (descriptor_lanes * descriptor_bits + 7) / 8 +
            empty_offset_entries * 4;
 }
 
@@ -138,12 +138,12 @@ count_t bcsr_bytes_of(const Matrix& m, count_t value_bytes) {
     return bcsr_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
 }
 
-/// @brief CSR5 bytes of a CSR5 container, its descriptors read `descriptor_bytes` per lane.
+/// @brief CSR5 bytes of a CSR5 container, its descriptors read `descriptor_bits` per lane.
 /// @param m [in] matrix  @param value_bytes [in] sizeof(T)
-/// @param descriptor_bytes [in] 8: the whole tile_desc word (CPU); 4: its bit_flag half (GPU)
+/// @param descriptor_bits [in] 64: the whole tile_desc word (CPU); m.sigma: the packed bit_flags (GPU)
 template <class Matrix>
-count_t csr5_bytes_of(const Matrix& m, count_t value_bytes, count_t descriptor_bytes = 8) {
-    return csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), static_cast<count_t>(m.tile_desc.size()), descriptor_bytes,
+count_t csr5_bytes_of(const Matrix& m, count_t value_bytes, count_t descriptor_bits = 64) {
+    return csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), static_cast<count_t>(m.tile_desc.size()), descriptor_bits,
                       static_cast<count_t>(m.empty_offset_ptr.size() + m.empty_offset.size()), value_bytes);
 }
 

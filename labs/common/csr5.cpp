@@ -131,6 +131,23 @@ Csr<T> Csr5<T>::to_csr() const {
     return A;
 }
 
+std::vector<std::uint32_t> csr5_pack_bit_flags(const std::vector<std::uint64_t>& tile_desc, int sigma) {
+    if (sigma < 1 || sigma > kCsr5MaxSigma)
+        throw Error("csr5_pack_bit_flags: sigma = " + std::to_string(sigma) + " is outside 1.." +
+                    std::to_string(kCsr5MaxSigma));
+    const std::uint64_t total_bits = static_cast<std::uint64_t>(tile_desc.size()) * sigma;
+    std::vector<std::uint32_t> words(static_cast<std::size_t>((total_bits + 31) / 32 + 1), 0u);
+    const std::uint32_t mask = sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u;
+    for (std::size_t g = 0; g < tile_desc.size(); ++g) {
+        const std::uint64_t first = static_cast<std::uint64_t>(g) * sigma;
+        // The lane's bits shifted into place over two words; the high part is 0 when they fit one.
+        const std::uint64_t placed = static_cast<std::uint64_t>(csr5_bit_flag(tile_desc[g]) & mask) << (first % 32);
+        words[first / 32] |= static_cast<std::uint32_t>(placed);
+        words[first / 32 + 1] |= static_cast<std::uint32_t>(placed >> 32);
+    }
+    return words;
+}
+
 CooMatrix csr5_example8x8() {
     const std::vector<std::vector<index_t>> columns = {{0, 3, 6},          {0, 1, 2, 4, 7},          {2, 5},
                                                        {1, 3, 4, 6},       {0, 2, 3, 4, 5, 7},       {1, 6},

@@ -12,10 +12,11 @@
 ///   the row of each tile's first entry; the last word is `rows`. Bit 31 (the sign bit when
 ///   read as int32) is set on a complete tile whose span of rows contains an empty row.
 /// - **tile_desc**: for every complete tile, one 64-bit word per lane, plus the
-///   empty_offset lists of the tiles that need one. The GPU keeps only the bit_flag half of
-///   each word (DeviceCsr5::bit_flag): a warp recomputes y_offset and seg_offset from the
-///   bit_flags of its lanes (csr5_seg_offset_of, and a prefix sum of their popcounts): a
-///   few instructions instead of 4 of the 8 bytes a lane, in a kernel bound by memory.
+///   empty_offset lists of the tiles that need one. The GPU keeps only the sigma bits of
+///   each lane's bit_flag, laid end to end (DeviceCsr5::bit_flag, csr5_pack_bit_flags): a
+///   warp recomputes y_offset and seg_offset from the bit_flags of its lanes
+///   (csr5_seg_offset_of, and a prefix sum of their popcounts). A few instructions buy a
+///   kernel bound by memory one bit per entry instead of a 64-bit word per lane.
 ///
 /// A tile is split into *segments*: a segment starts at every entry that starts a row, and
 /// at the tile's first entry (even inside a row: that segment is the tile's *carry*, the
@@ -111,11 +112,33 @@ KIT_HOST_DEVICE inline int csr5_seg_offset_of(std::uint32_t starts, int lane, in
     const std::uint32_t later = (starts >> (lane + 1)) & ((1u << after) - 1u);
     return later != 0 ? csr5_lowest_set_bit(later) : after;
 }
+/// @brief Lane `lane`'s bit_flag out of the packed bit_flags of csr5_pack_bit_flags.
+///
+/// Lane g (g = tile * omega + lane in the tile) owns bits g*sigma .. g*sigma + sigma - 1 of
+/// `bits`, read as one long little-endian bit string. They lie in word g*sigma/32 and perhaps
+/// the next (the packing adds a zero word at the end, so the next one always exists): the two
+/// words as one 64-bit value, shifted down and masked to sigma bits. A warp's lanes read
+/// neighbouring words, sigma + 1 of them for 32 lanes: one coalesced load each.
+/// @param bits [in] packed bit_flags  @param lane [in] global lane index g  @param sigma [in] 1..32
+KIT_HOST_DEVICE inline std::uint32_t csr5_packed_bit_flag(const std::uint32_t* bits, long long lane, int sigma) {
+    const long long first = lane * sigma;  // index of the lane's bit 0 in the bit string
+    const std::uint64_t two_words = static_cast<std::uint64_t>(bits[first / 32 + 1]) << 32 | bits[first / 32];
+    const std::uint32_t mask = sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u;
+    return static_cast<std::uint32_t>(two_words >> (first % 32)) & mask;
+}
 /// @brief Packs one lane's descriptor word (see the file comment).
 /// @param bit_flag [in] flags of the lane's entries  @param y_offset [in] < 2^16  @param seg_offset [in] < 2^16
 inline std::uint64_t csr5_pack_desc(std::uint32_t bit_flag, int y_offset, int seg_offset) {
     return bit_flag | static_cast<std::uint64_t>(y_offset) << 32 | static_cast<std::uint64_t>(seg_offset) << 48;
 }
+
+/// @brief Every lane's bit_flag, sigma bits each, end to end, as csr5_packed_bit_flag reads them.
+///
+/// ceil(lanes * sigma / 32) words plus one zero word. Bits of a bit_flag at or above sigma
+/// are never set by the conversion; they would be dropped.
+/// @param tile_desc [in] the lanes' descriptor words, tile-major  @param sigma [in] 1..32
+/// @return the packed words
+std::vector<std::uint32_t> csr5_pack_bit_flags(const std::vector<std::uint64_t>& tile_desc, int sigma);
 
 /// @brief The bounds (r, s, t, u) that map nnz/row to sigma.
 struct Csr5SigmaBounds {
@@ -174,7 +197,7 @@ struct Csr5View {
     const index_t* empty_offset;      ///< per flagged tile: row - tile_row of each of its segments
     const index_t* col_idx;           ///< column per entry, complete tiles transposed
     const T* vals;                    ///< value per entry, complete tiles transposed
-    const std::uint32_t* bit_flag;    ///< device views: the bit_flag of every tile_desc word, alone (host views: null)
+    const std::uint32_t* bit_flag;    ///< device views: every lane's bit_flag, sigma bits each, end to end (csr5_pack_bit_flags; host views: null)
     T* carry;                         ///< device views: full_tiles scratch values for the carries (host views: null)
 };
 

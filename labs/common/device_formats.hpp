@@ -117,8 +117,9 @@ struct DeviceBcsr {
 
 /// @brief CSR5 arrays in GPU memory, plus the scratch the tile kernel writes its carries to.
 ///
-/// Of each 64-bit tile_desc word only the bit_flag half is uploaded: the tile kernel derives
-/// y_offset and seg_offset from the bit_flags of its lanes, so it reads 4 bytes a lane, not 8.
+/// Of each lane's 64-bit tile_desc word only its sigma bit_flag bits are uploaded, packed end
+/// to end (csr5_pack_bit_flags): the tile kernel derives y_offset and seg_offset from the
+/// bit_flags of its lanes, so it reads one bit per entry instead of 8 bytes a lane.
 template <class T>
 struct DeviceCsr5 {
     Csr5View<T> shape;                        ///< sizes and parameters (host pointers: do not dereference)
@@ -127,13 +128,13 @@ struct DeviceCsr5 {
     DeviceBuffer<index_t> empty_offset;       ///< segment -> row offsets of tiles with empty rows
     DeviceBuffer<index_t> col_idx;            ///< columns, transposed within each complete tile
     DeviceBuffer<std::uint32_t> tile_ptr;     ///< first row of each tile, with the empty-rows flag
-    DeviceBuffer<std::uint32_t> bit_flag;     ///< the bit_flag of each lane's descriptor word
+    DeviceBuffer<std::uint32_t> bit_flag;     ///< every lane's bit_flag, sigma bits each, end to end
     DeviceBuffer<T> vals;                     ///< values, in the same order as col_idx
     DeviceBuffer<T> carry;                    ///< one carry per complete tile (scratch)
     /// @brief Uploads a host CSR5 and allocates the carries. @param h [in] host matrix
     explicit DeviceCsr5(const Csr5<T>& h)
         : shape(h.view()), row_ptr(h.row_ptr), empty_offset_ptr(h.empty_offset_ptr), empty_offset(h.empty_offset),
-          col_idx(h.col_idx), tile_ptr(h.tile_ptr), bit_flag(bit_flags_of(h.tile_desc)), vals(h.vals),
+          col_idx(h.col_idx), tile_ptr(h.tile_ptr), bit_flag(csr5_pack_bit_flags(h.tile_desc, h.sigma)), vals(h.vals),
           carry(static_cast<std::size_t>(h.full_tiles())) {}
     /// @brief View with device pointers; the SpMV overwrites the carry scratch on every call
     /// (so the view is taken from a non-const matrix). tile_desc is null: use bit_flag.
@@ -149,14 +150,6 @@ struct DeviceCsr5 {
         v.bit_flag = bit_flag.data();
         v.carry = carry.data();
         return v;
-    }
-
-private:
-    /// @brief The bit_flag half of every descriptor word. @param tile_desc [in] host descriptors
-    static std::vector<std::uint32_t> bit_flags_of(const std::vector<std::uint64_t>& tile_desc) {
-        std::vector<std::uint32_t> flags(tile_desc.size());
-        for (std::size_t i = 0; i < tile_desc.size(); ++i) flags[i] = csr5_bit_flag(tile_desc[i]);
-        return flags;
     }
 };
 

@@ -43,6 +43,7 @@ KEYS = {
     "random32_l2.csv": lambda r: [r["matrix"], r["precision"], r["kernel"]],
     "merge_shape_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"]],
     "merge_shape_geomean.csv": lambda r: [r["build"], r["precision"]],
+    "csr5_ncu.csv": lambda r: [r["code"], r["precision"]],
 }
 
 

@@ -21,13 +21,13 @@ constexpr int kChunk = 4;    ///< entries of a lane loaded before any is added: 
 /// that cross lanes. Threads past the last tile carry no entries but still take part in
 /// every shuffle and ballot, so the full mask is always right.
 ///
-/// Only the bit_flags are loaded (4 bytes a lane): y_offset is the number of flags in the
-/// lanes before, a prefix sum of popcounts; seg_offset comes from a ballot of the lanes that
-/// start a segment. A tile that begins in the row the next tile begins in lies inside that
-/// row, so its only flag is the carry's (lane 0, entry 0) and it loads no bit_flags at all.
+/// Only the bit_flags are loaded, sigma bits a lane (csr5_packed_bit_flag): y_offset is the
+/// number of flags in the lanes before, a prefix sum of popcounts; seg_offset comes from a
+/// ballot of the lanes that start a segment. The flags' load waits for nothing, so it goes out
+/// with tile_ptr's, and the entries' loads follow at once.
 template <class T, int OMEGA>
 __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(06-csr5 step 4): tile = thread / OMEGA, lane = thread % OMEGA; bit_flags from A.bit_flag (or only lane 0's entry 0 when the next tile starts in the same row); y_offset = exclusive __shfl_up_sync scan of __popc(flags); seg_offset = csr5_seg_offset_of(ballot of lanes with flags, shifted to the tile's first lane); per-lane sums closed at each bit_flag, loads a chunk at a time; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile]
+    // TODO(06-csr5 step 4): tile = thread / OMEGA, lane = thread % OMEGA; bit_flags = csr5_packed_bit_flag(A.bit_flag, tile * OMEGA + lane, A.sigma), 0 past the last tile; y_offset = exclusive __shfl_up_sync scan of __popc(flags); seg_offset = csr5_seg_offset_of(ballot of lanes with flags, shifted to the tile's first lane); per-lane sums closed at each bit_flag, loads a chunk at a time; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile]
 }
 
 /// Phase 2. Each thread adds one tile's carry to y[tile_row]. Tiles inside one long row

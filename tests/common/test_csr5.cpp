@@ -208,3 +208,39 @@ TEST(Csr5, DescriptorOffsetsFollowFromTheBitFlagsAsTheGpuDerivesThem) {
     EXPECT_GT(tiles_checked, 1000);
     EXPECT_GT(tiles_in_one_row, 10);  // the power-law matrix's long rows hold whole tiles
 }
+
+// The GPU reads the bit_flags packed sigma bits a lane, end to end. Every lane's flags must
+// come back unchanged, for sigmas that do and do not divide 32 (a lane's bits then straddle
+// two words), and the packing must be the bit string the header describes.
+TEST(Csr5, PackedBitFlagsGiveBackEveryLanesFlags) {
+    const std::vector<CooMatrix> matrices = {kit::csr5_example8x8(), kit::generate_power_law(3000, 900, 1.0, 3),
+                                             kit::generate_stencil2d(20, 20)};
+    const std::vector<kit::Csr5Params> shapes = {{1, 1}, {2, 3}, {4, 4}, {8, 7}, {16, 5}, {32, 4}, {32, 31}, {32, 32}};
+    std::size_t lanes_checked = 0;
+    for (const CooMatrix& A : matrices)
+        for (const kit::Csr5Params& shape : shapes) {
+            const auto m = convert(A, shape.omega, shape.sigma);
+            const std::vector<std::uint32_t> packed = kit::csr5_pack_bit_flags(m.tile_desc, m.sigma);
+            const std::size_t bits = m.tile_desc.size() * static_cast<std::size_t>(m.sigma);
+            ASSERT_EQ(packed.size(), (bits + 31) / 32 + 1) << "omega " << m.omega << " sigma " << m.sigma;
+            EXPECT_EQ(packed.back(), 0u);
+            for (std::size_t g = 0; g < m.tile_desc.size(); ++g) {
+                ASSERT_EQ(kit::csr5_packed_bit_flag(packed.data(), static_cast<long long>(g), m.sigma),
+                          kit::csr5_bit_flag(m.tile_desc[g]))
+                    << "omega " << m.omega << " sigma " << m.sigma << " lane " << g;
+                ++lanes_checked;
+            }
+        }
+    EXPECT_GT(lanes_checked, 10000u);
+
+    // The 8x8 example, omega = sigma = 4: tile 0's lanes have flags 1001, 0000, 0101, 0100
+    // (binary, bit j = entry j) and tile 1's 0001, 0101, 0000, 0100: one hex digit a lane, lane 0 lowest.
+    const auto m = convert(kit::csr5_example8x8(), 4, 4);
+    EXPECT_EQ(kit::csr5_pack_bit_flags(m.tile_desc, 4), (std::vector<std::uint32_t>{0x40514509u, 0u}));
+}
+
+TEST(Csr5, PackingRefusesASigmaTheBitFlagCannotHold) {
+    const std::vector<std::uint64_t> one_lane = {1};
+    EXPECT_THROW(kit::csr5_pack_bit_flags(one_lane, 0), kit::Error);
+    EXPECT_THROW(kit::csr5_pack_bit_flags(one_lane, 33), kit::Error);
+}
