@@ -24,7 +24,7 @@ constexpr int kChunk = 4;    ///< entries of a lane loaded before any is added: 
 /// Only the bit_flags are loaded, sigma bits a lane (csr5_packed_bit_flag): y_offset is the
 /// number of flags in the lanes before, a prefix sum of popcounts; seg_offset comes from a
 /// ballot of the lanes that start a segment. The flags' load waits for nothing, so it goes out
-/// with tile_ptr's, and the entries' loads follow at once.
+/// together with tile_ptr's instead of after it.
 template <class T, int OMEGA>
 __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y) {
     // TODO(06-csr5 step 4): tile = thread / OMEGA, lane = thread % OMEGA; bit_flags = csr5_packed_bit_flag(A.bit_flag, tile * OMEGA + lane, A.sigma), 0 past the last tile; y_offset = exclusive __shfl_up_sync scan of __popc(flags); seg_offset = csr5_seg_offset_of(ballot of lanes with flags, shifted to the tile's first lane); per-lane sums closed at each bit_flag, loads a chunk at a time; head shifted one lane down; segmented sum with __shfl_down_sync(width OMEGA), adding lane + d while it is <= lane + seg_offset; segment 0 to A.carry[tile]
