@@ -137,11 +137,10 @@ std::vector<std::uint32_t> csr5_pack_bit_flags(const std::vector<std::uint64_t>&
                     std::to_string(kCsr5MaxSigma));
     const std::uint64_t total_bits = static_cast<std::uint64_t>(tile_desc.size()) * sigma;
     std::vector<std::uint32_t> words(static_cast<std::size_t>((total_bits + 31) / 32 + 1), 0u);
-    const std::uint32_t mask = sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u;
     for (std::size_t g = 0; g < tile_desc.size(); ++g) {
         const std::uint64_t first = static_cast<std::uint64_t>(g) * sigma;
         // The lane's bits shifted into place over two words; the high part is 0 when they fit one.
-        const std::uint64_t placed = static_cast<std::uint64_t>(csr5_bit_flag(tile_desc[g]) & mask) << (first % 32);
+        const std::uint64_t placed = static_cast<std::uint64_t>(csr5_bit_flag(tile_desc[g]) & csr5_flag_mask(sigma)) << (first % 32);
         words[first / 32] |= static_cast<std::uint32_t>(placed);
         words[first / 32 + 1] |= static_cast<std::uint32_t>(placed >> 32);
     }

@@ -112,6 +112,8 @@ KIT_HOST_DEVICE inline int csr5_seg_offset_of(std::uint32_t starts, int lane, in
     const std::uint32_t later = (starts >> (lane + 1)) & ((1u << after) - 1u);
     return later != 0 ? csr5_lowest_set_bit(later) : after;
 }
+/// @brief The low sigma bits set: the bits a lane's bit_flag may use. @param sigma [in] 1..32
+KIT_HOST_DEVICE inline std::uint32_t csr5_flag_mask(int sigma) { return sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u; }
 /// @brief Lane `lane`'s bit_flag out of the packed bit_flags of csr5_pack_bit_flags.
 ///
 /// Lane g (g = tile * omega + lane in the tile) owns bits g*sigma .. g*sigma + sigma - 1 of
@@ -123,8 +125,7 @@ KIT_HOST_DEVICE inline int csr5_seg_offset_of(std::uint32_t starts, int lane, in
 KIT_HOST_DEVICE inline std::uint32_t csr5_packed_bit_flag(const std::uint32_t* bits, long long lane, int sigma) {
     const long long first = lane * sigma;  // index of the lane's bit 0 in the bit string
     const std::uint64_t two_words = static_cast<std::uint64_t>(bits[first / 32 + 1]) << 32 | bits[first / 32];
-    const std::uint32_t mask = sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u;
-    return static_cast<std::uint32_t>(two_words >> (first % 32)) & mask;
+    return static_cast<std::uint32_t>(two_words >> (first % 32)) & csr5_flag_mask(sigma);
 }
 /// @brief Packs one lane's descriptor word (see the file comment).
 /// @param bit_flag [in] flags of the lane's entries  @param y_offset [in] < 2^16  @param seg_offset [in] < 2^16
