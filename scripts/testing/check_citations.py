@@ -44,6 +44,7 @@ KEYS = {
     "merge_shape_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"]],
     "merge_shape_geomean.csv": lambda r: [r["build"], r["precision"]],
     "csr5_ncu.csv": lambda r: [r["code"], r["precision"]],
+    "merge_l1_ncu.csv": lambda r: [r["call"], r["build"], r["precision"]],
 }
 
 
