@@ -194,20 +194,23 @@ $(call say,LINK,$@)
 $(Q)$(CXX) $(LDFLAGS) -o $@ $(filter-out %.features,$^) $(LDLIBS)
 endef
 
+# Student objects come last on every link line: where a student file and the kit both hold a
+# copy of an inline function (a weak, COMDAT symbol), the linker keeps the first it meets, so
+# the kit's own copy is used whatever the student's compiler made of it.
 define impl_rules
 $(BUILD)/$(1)/bin/spmv-kit: $(call obj,$(wildcard labs/spmv-kit/*.cpp)) $(call reg_obj,all) \
                             $(call ALL_LAB_OBJ,$(1)) $(KIT_OBJ)
 	@mkdir -p $$(@D)
 	$$(LINK)
 $(foreach l,$(LABS),
-$(BUILD)/$(1)/bin/test_$(l): $(call obj,$(wildcard tests/$(l)/*.cpp)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(call student_obj,$(l),$(1)) $(TEST_MAIN_OBJ) $(KIT_OBJ)
+$(BUILD)/$(1)/bin/test_$(l): $(call obj,$(wildcard tests/$(l)/*.cpp)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(TEST_MAIN_OBJ) $(KIT_OBJ) $(call student_obj,$(l),$(1))
 	@mkdir -p $$(@D)
 	$$(LINK) $(GTEST_LIBS)
-$(BUILD)/$(1)/bin/test_$(l)_hidden: $(call obj,$(wildcard tests/hidden/$(l)/*.cpp)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(call student_obj,$(l),$(1)) $(TEST_MAIN_OBJ) $(KIT_OBJ)
+$(BUILD)/$(1)/bin/test_$(l)_hidden: $(call obj,$(wildcard tests/hidden/$(l)/*.cpp)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(TEST_MAIN_OBJ) $(KIT_OBJ) $(call student_obj,$(l),$(1))
 	@mkdir -p $$(@D)
 	$$(LINK) $(GTEST_LIBS)
 $(foreach d,$(wildcard labs/$(l)/*_main.cpp),
-$(BUILD)/$(1)/bin/$(patsubst %_main.cpp,%,$(notdir $(d))): $(call obj,$(d)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(call student_obj,$(l),$(1)) $(KIT_OBJ)
+$(BUILD)/$(1)/bin/$(patsubst %_main.cpp,%,$(notdir $(d))): $(call obj,$(d)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(KIT_OBJ) $(call student_obj,$(l),$(1))
 	@mkdir -p $$(@D)
 	$$(LINK)
 ))
@@ -238,7 +241,7 @@ DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
 KIT_GOALS    = features $(KIT_BIN)
 
-.PHONY: all binaries kit deps run test sanitize docs starter check-starter verify-starter dist-student clean help features FORCE
+.PHONY: all binaries kit deps run test sanitize docs starter check-starter verify-starter check-judge dist-student clean help features FORCE
 
 ## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
 all:
@@ -285,6 +288,12 @@ test: deps
 verify-starter:
 	$(call build_goals,binaries IMPL=starter)
 	@scripts/testing/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
+
+## check-judge    the grader's judge (tests linked with the starter) replays the reference's recorded calls: all pass
+check-judge:
+	$(call build_goals,binaries)
+	$(call build_goals,binaries IMPL=starter)
+	@scripts/testing/check_judge.sh $(BUILD) $(BUILD)/test-logs/judge-check $(SEL_LABS)
 
 ## sanitize       CPU and OpenCL tests under AddressSanitizer and UBSan (build-asan/, no CUDA)
 sanitize:

@@ -1,26 +1,29 @@
 """What a student's object files may define and call, checked with nm before any test runs.
 
-A test program links the student's objects with GoogleTest and the kit's test support, so
-code that reaches into either can decide its own verdict (a fake test-part reporter, a
-strong definition that replaces an inline GoogleTest member, a weak copy of a kit function
-with another body). The verdict can only be trusted when the student's objects stay inside
-the lab's interface. For each object compiled from a student file (the .cl files included:
-they are embedded into generated C++) the grader checks that:
+The verdicts do not depend on this check: they are decided by a judge that never links or
+runs student code (see gtest.py). The check keeps student code away from what SpMV code never
+needs (files, processes, signals, the environment, dynamic loading, threads) and from the
+kit's own answers (the oracle, the registry, the checked run), and it is deterministic: it
+looks at names only, never at sizes, inlining, file order or build flags. For each object
+compiled from a student file (the .cl files included: they are embedded into generated C++)
+the grader checks that:
 
   - no symbol, defined or called, belongs to GoogleTest (`testing::`) or to the kit's test
     support (`kit::testing::`);
-  - every call goes to the kit itself (a function the instructor's objects define), to the
-    C++ runtime and standard library (file streams, threads and filesystem excepted), to
-    maths, memory and printing functions of the C library, or to the CUDA and OpenCL APIs:
-    never to files, processes, signals, the environment, dynamic loading or raw system
-    calls, which SpMV code does not need;
+  - every call (a strong or weak undefined symbol) goes to the kit itself (a function the
+    instructor's objects define), except the kit's oracle, registry, checked run and file
+    readers and writers; to the C++ runtime and standard library (file streams, threads and
+    filesystem excepted); to the compiler's runtime helpers (`__popcountdi2`, ...); to maths,
+    memory and printing functions of the C library; or to the CUDA and OpenCL APIs;
   - every definition is a C++ name outside the standard library and the test namespaces
-    (or one that nvcc or the kit's .cl embedding generates), and none replaces a definition
-    of the instructor's objects: not a strong one over a weak one, and not a weak copy of a
-    kit function whose size differs from the kit's own.
+    (or one that nvcc or the kit's .cl embedding generates), and none replaces a strong
+    definition's weak partner: a strong definition of a name the instructor's objects hold
+    only as weak copies (an inline function of the kit) is refused. Weak copies of the kit's
+    inline functions are what any compiler makes of the kit's headers: they are allowed,
+    and the link puts the student's objects last, so the kit's own copies are the ones kept.
 
-A submission that breaks a rule is not run at all: the lab scores 0, and the reason goes to
-the student and, as a review flag, to the instructor.
+A submission that breaks a rule is not run at all: the lab scores 0, and the reason (the
+symbol and the rule) goes to the student and, as a review flag, to the instructor.
 """
 import os
 import re
@@ -43,6 +46,24 @@ C_CALLS = re.compile(r"""^(
     |cuda[A-Z][A-Za-z0-9_]*|__cuda[A-Za-z0-9_]*|__nv[A-Za-z0-9_]*|__fatbinwrap[A-Za-z0-9_]*
     |cl[A-Z][A-Za-z0-9_]*
 )$""", re.X)
+
+# The compiler's runtime helpers (libgcc, and the C library's flag that libstdc++'s inline code
+# reads): honest code reaches them through builtins (__builtin_popcount), 128-bit or complex
+# arithmetic, or a std::shared_ptr copy.
+RUNTIME_HELPERS = re.compile(r"""^(
+    __(popcount|parity|clz|ctz|ffs|bswap|clrsb)[sdt]i2
+    |__(u?div|u?mod|udivmod|mul|ashl|ashr|lshr|neg|u?cmp|abs|addv|subv|mulv|negv)[sdt]i[234]
+    |__(mul|div)[sdxt]c3|__powi[sdxt]f2
+    |__fix(uns)?[hsdxt]f[sdt]i|__float(un|uns)?[sdt]i[hsdxt]f|__(extend|trunc)[hsdxt]f[hsdxt]f2
+    |__libc_single_threaded|__cpu_model|__cpu_features2|__cpu_indicators_init
+    |pthread_(once|mutex_lock|mutex_unlock|mutex_trylock|key_create|getspecific|setspecific)
+    |__pthread_key_create|__gthrw_[a-z_]+
+)$""", re.X)
+
+# Kit functions student code never needs, and which would hand it the kit's answers or the
+# file system: the oracle, the registry and the checked run, and any reader or writer.
+KIT_DENIED = re.compile(r"^kit::(.*::)?(oracle_spmv|compare_with_oracle|registry|Registry::|Reference::|run_checked"
+                        r"|(read|write|load|save)_[A-Za-z0-9_]*)\b")
 
 # Standard-library names that touch files or start threads (demangled).
 STD_DENIED = re.compile(r"std::(__cxx11::)?basic_(o|i|)fstream|std::basic_filebuf|std::__basic_file|std::filesystem"
@@ -107,6 +128,8 @@ def _nm(paths):
         name, kind = fields[0], fields[1]
         if kind.islower() and kind not in "uvwi":  # local symbols cannot reach other objects
             continue
+        if kind in "vw":  # weak undefined: a call all the same, resolved where a definition exists
+            kind = "U"
         size = int(fields[3], 16) if len(fields) > 3 else None
         result.setdefault(path, []).append((name, demangled.get(name, name), kind, size))
     return result
@@ -127,9 +150,11 @@ class TrustedSymbols:
 
 
 def _call_allowed(name, plain, trusted):
+    if KIT_DENIED.match(plain):
+        return False
     if name in trusted.defs:
         return True
-    if C_CALLS.match(name):
+    if C_CALLS.match(name) or RUNTIME_HELPERS.match(name):
         return True
     if OPERATOR_NEW_DELETE.match(name) or STD_MANGLED.match(name):
         return not STD_DENIED.search(plain)
@@ -138,8 +163,17 @@ def _call_allowed(name, plain, trusted):
     return False
 
 
+def _call_rule(plain):
+    """The rule a refused call breaks, for the message."""
+    if KIT_DENIED.match(plain):
+        return "the kit's oracle, registry, checked run and file readers and writers are the grader's"
+    if STD_DENIED.search(plain):
+        return "no files, threads or system errors from the standard library"
+    return "only the kit, the C++ and C runtime, maths, memory, printing, CUDA and OpenCL"
+
+
 def _definition_problem(name, plain, kind, size, trusted):
-    weak = kind in "WVuvwi"
+    weak = kind in "WVui"
     if not name.startswith("_Z"):
         return None if GENERATED_DEFS.match(name) else f"defines the C-level name {plain}"
     if OPERATOR_NEW_DELETE.match(name):
@@ -149,11 +183,9 @@ def _definition_problem(name, plain, kind, size, trusted):
     mine = trusted.defs.get(name)
     if mine is None:
         return None
-    their_kind, their_size, _ = mine
+    their_kind = mine[0]
     if not weak and their_kind not in "TDBRGS":
         return f"replaces the kit's or GoogleTest's {plain}"
-    if weak and plain.startswith("kit::") and size is not None and their_size is not None and size != their_size:
-        return f"defines {plain} differently from the kit"
     return None
 
 
@@ -171,7 +203,8 @@ def check(tree, lab, trusted=None):
             if TEST_NAMESPACES.search(plain) or TEST_NAMESPACES.search(name):
                 why = f"uses GoogleTest or the kit's test support: {plain}"
             elif kind == "U":
-                why = None if name in own or _call_allowed(name, plain, trusted) else f"calls {plain}, which lab code may not use"
+                why = None if name in own or _call_allowed(name, plain, trusted) else \
+                    f"calls {plain}, which lab code may not use ({_call_rule(plain)})"
             else:
                 why = _definition_problem(name, plain, kind, size, trusted)
             if why and why not in seen:

@@ -72,6 +72,11 @@ Reference::Reference(CooMatrix A, std::vector<double> x, std::vector<double> y)
 }
 
 CheckedRun run_checked(const Variant& v, const Reference& ref, const RunOptions& opt, Comparison cmp) {
+    return run_checked(v, ref, opt, cmp, [&] { return v.run(ref.matrix(), ref.x(), ref.y(), opt); });
+}
+
+CheckedRun run_checked(const Variant& v, const Reference& ref, const RunOptions& opt, Comparison cmp,
+                       const std::function<RunResult()>& act) {
     CheckedRun out;
     auto give_up = [&](RunStatus s, const std::string& why) {
         out.status = s;
@@ -81,7 +86,7 @@ CheckedRun run_checked(const Variant& v, const Reference& ref, const RunOptions&
     if (auto why = backend_unavailable(v.backend)) return give_up(RunStatus::skipped, *why);
     if (const auto& why = ref.unrepresentable(opt.precision)) return give_up(RunStatus::refused, *why);
     try {
-        out.result = v.run(ref.matrix(), ref.x(), ref.y(), opt);
+        out.result = act();
     } catch (const TodoError& e) {
         return give_up(RunStatus::todo, e.what());
     } catch (const ConversionRefused& e) {

@@ -8,6 +8,7 @@
 /// oracle once, not twenty times.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,14 @@ struct CheckedRun {
 /// @param cmp [in] tolerance from the bound, or exact equality
 CheckedRun run_checked(const Variant& v, const Reference& ref, const RunOptions& opt,
                        Comparison cmp = Comparison::bound);
+
+/// @brief run_checked with the variant's run replaced by `act`, which returns what the run
+/// produced (or throws what it threw). The tests pass a call that the grader can record in
+/// the student's program and replay in a judge that never runs student code.
+/// @param v [in] the variant  @param ref [in] problem and oracle answer  @param opt [in] options
+/// @param cmp [in] comparison  @param act [in] stands for v.run(ref.matrix(), ref.x(), ref.y(), opt)
+CheckedRun run_checked(const Variant& v, const Reference& ref, const RunOptions& opt, Comparison cmp,
+                       const std::function<RunResult()>& act);
 
 /// @brief "02-csr step 2 (csr-vector on cuda in float)": where a result came from, for messages.
 /// @param v [in] variant  @param p [in] precision

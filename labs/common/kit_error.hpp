@@ -43,6 +43,9 @@ struct TodoError : Error {
         : Error(lab + " step " + std::to_string(step) + " (" + what +
                 "): not implemented yet. Fill the TODO in starter/" + lab +
                 "/ and see handouts/" + lab + ".md") {}
+    /// @brief A TODO as a message already made (the grader's judge replays a recorded one).
+    /// @param message [in] the whole message
+    explicit TodoError(const std::string& message) : Error(message) {}
 };
 
 /// @brief Helper used by generated starter code: always throws TodoError.

@@ -1,7 +1,11 @@
 // GoogleTest main for every kit test binary. Beyond the default output it prints, at the
 // end, each skipped test with its reason, and a one-line summary that `make test` sums up:
 //   KIT-SUMMARY <binary> passed=N failed=N skipped=N
+// It also takes the grader's --kit-record=FILE and --kit-replay=FILE (see observe.hpp).
 #include <gtest/gtest.h>
+
+#include "kit_error.hpp"
+#include "observe.hpp"
 
 #include <cstdio>
 #include <string>
@@ -11,6 +15,9 @@ namespace {
 
 class SkipReporter : public ::testing::EmptyTestEventListener {
 public:
+    void OnTestStart(const ::testing::TestInfo& info) override {
+        kit::testing::start_observed_test(std::string(info.test_suite_name()) + "." + info.name());
+    }
     void OnTestEnd(const ::testing::TestInfo& info) override {
         const auto* r = info.result();
         const std::string name = std::string(info.test_suite_name()) + "." + info.name();
@@ -45,6 +52,12 @@ private:
 
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
+    try {
+        kit::testing::init_observe(argc, argv);
+    } catch (const kit::Error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    }
     auto* reporter = new SkipReporter;  // owned by GoogleTest's listener list
     const std::string path = argv[0];
     reporter->binary_ = path.substr(path.find_last_of('/') + 1);

@@ -6,6 +6,7 @@
 #include "generators.hpp"
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
+#include "observe.hpp"
 
 #ifndef KIT_MATRICES_DIR
 #error "KIT_MATRICES_DIR must be defined by the build (the matrices/ folder)"
@@ -38,7 +39,9 @@ Problem random_vectors(CooMatrix A, unsigned seed) {
     RunOptions opt = options;
     opt.precision = p;
     const Reference ref(problem.A, problem.x, problem.y);
-    const CheckedRun c = run_checked(*v, ref, opt, exact ? Comparison::exact : Comparison::bound);
+    const CheckedRun c = run_checked(*v, ref, opt, exact ? Comparison::exact : Comparison::bound, [&] {
+        return observe([&] { return v->run(ref.matrix(), ref.x(), ref.y(), opt); });
+    });
     if (c.status == RunStatus::ok) return ::testing::AssertionSuccess();
     // run_checked names the lab and step for wrong results and errors; the other statuses
     // carry the variant's own message (a TODO names its step), so say where it ran.

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Checks the grader's judge on the kit's own solutions: each lab's tests run against the
+# reference with --kit-record (the student's side), then the same tests linked with the
+# starter replay that record (--kit-replay, the judge's side, which never runs a solution).
+# Every test the judge runs must pass: a test that fails here calls into student code
+# without kit::testing::observe (tests/support/observe.hpp), so the judge ran the starter.
+#   check_judge.sh BUILD_DIR LOG_DIR LAB...
+set -u
+build=$1 logdir=$2; shift 2
+mkdir -p "$logdir"
+bad=0
+for lab in "$@"; do
+  for kind in "" _hidden; do
+    name=test_${lab}${kind}
+    ref=$build/reference/bin/$name judge=$build/starter/bin/$name
+    [ -x "$ref" ] || continue
+    if [ ! -x "$judge" ]; then echo "check-judge: $judge is missing (build IMPL=starter too)"; bad=1; continue; fi
+    rec=$logdir/$name.rec
+    "$ref" --gtest_color=no --kit-record="$rec" >"$logdir/$name.record.log" 2>&1
+    "$judge" --gtest_color=no --kit-replay="$rec" >"$logdir/$name.judge.log" 2>&1
+    line=$(grep '^KIT-SUMMARY' "$logdir/$name.judge.log" | tail -1)
+    if [ -z "$line" ]; then echo "check-judge: the judge $name crashed (see $logdir/$name.judge.log)"; bad=1; continue; fi
+    f=$(sed -E 's/.*failed=([0-9]+).*/\1/' <<<"$line")
+    if [ "$f" != 0 ]; then
+      echo "check-judge: $name: $f test(s) fail in the judge on the reference's record:"
+      grep -E '^\[  FAILED  \]' "$logdir/$name.judge.log" | sort -u | sed 's/^/    /'; bad=1
+    fi
+    echo "check-judge: $name: ${line#KIT-SUMMARY }"
+  done
+done
+[ "$bad" = 0 ] && echo "check-judge: OK, the judge gives the reference every test it runs"
+exit $bad
