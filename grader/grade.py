@@ -14,6 +14,7 @@ NN-name/<files>, or, for one lab, the files themselves). See grader/README.md.
 """
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -23,6 +24,16 @@ sys.path.insert(0, str(HERE))
 from kitgrader import VERSION, cache as cachemod, labs as labsmod, sandbox  # noqa: E402
 
 COMMANDS = ("grade", "class", "merge", "prebuild", "validate", "gradescope", "labs")
+RUN_AS_ENV = "KIT_GRADER_RUN_AS"  # the default of --run-as (a class run's per-student processes inherit it)
+# As root, the first of these that exists serves as --run-as by default: the kit's dedicated
+# user (Gradescope's setup.sh makes it), else nobody (whose every process is killed after each program).
+DEFAULT_STUDENT_USERS = ("kitstudent", "nobody")
+
+
+def run_as_arg(text):
+    """--run-as's value: user names, or '' for none (student code then runs as the grader's user)."""
+    text = text.strip()
+    return "" if text.lower() in ("", "none", "off") else text
 
 
 def common(p):
@@ -46,16 +57,51 @@ def common(p):
     g.add_argument("--no-symbol-check", action="store_true",
                    help="run student objects that reach outside the lab's interface (only to test the other "
                         "defences; verdicts can then be forged)")
-    g.add_argument("--run-as", metavar="USER", help="run builds and tests as this user (grader started as root)")
+    g.add_argument("--run-as", metavar="USER|none", type=run_as_arg, default=os.environ.get(RUN_AS_ENV),
+                   help="build and run student code as this user (comma-separated, one per --parallel student; "
+                        "the grader must start as root). Default as root: 'kitstudent' if it exists, else "
+                        f"'nobody'; 'none' runs it as the grader's own user. ${RUN_AS_ENV} sets the default")
     g.add_argument("--work-dir", help="where per-submission trees go (default: $TMPDIR)")
     g.add_argument("--keep-work", action="store_true", help="keep the per-submission tree (debugging)")
     g.add_argument("--quiet", action="store_true")
 
 
+_announced = set()
+
+
+def student_user(a):
+    """The --run-as user name(s) of this run ('' for none). Not given, as root: an unprivileged
+    user of DEFAULT_STUDENT_USERS, never root; not root: none (the grader says what it lacks)."""
+    if a.run_as == "":
+        os.environ[RUN_AS_ENV] = "none"  # so a class run's per-student processes run without one too
+        return ""
+    if a.run_as is not None or os.geteuid() != 0:
+        return a.run_as or ""
+    import pwd
+    if getattr(a, "parallel", 1) > 1:
+        raise ValueError(f"--parallel {a.parallel} as root: student code runs as another user by default, and "
+                         f"students graded at once need one user each: give {a.parallel} with --run-as u1,u2,... "
+                         "(or --run-as none to run it as root)")
+    for name in DEFAULT_STUDENT_USERS:
+        try:
+            pw = pwd.getpwnam(name)
+        except KeyError:
+            continue
+        if name not in _announced and a.command in ("grade", "class") and not a.quiet:
+            print(f"grader: student code builds and runs as '{name}' (uid {pw.pw_uid}), the default as root "
+                  "(--run-as USER picks another user, --run-as none runs it as root)", flush=True)
+        _announced.add(name)
+        return name
+    raise ValueError(f"as root, student code runs as an unprivileged user, and there is no user "
+                     f"{' or '.join(repr(u) for u in DEFAULT_STUDENT_USERS)} here: create one "
+                     "(useradd --system --no-create-home kitstudent: it is then the default), pass "
+                     "--run-as USER, or pass --run-as none to run it as root")
+
+
 def options(a, **over):
     from kitgrader import grading
     limits = sandbox.Limits(timeout_s=a.timeout, memory_mb=a.memory_mb, address_space_limit=not a.no_address_limit,
-                            run_as=sandbox.resolve_user((a.run_as or "").split(",")[0]))
+                            run_as=sandbox.resolve_user(student_user(a).split(",")[0]))
     o = grading.Options(kit=a.kit.resolve(), cache_dir=(a.cache or a.kit / "build" / "grader-cache").resolve(),
                         lab=a.lab, sm=a.sm, cuda=not a.no_cuda, frozen_cache=a.frozen_cache, limits=limits,
                         build_timeout_s=a.build_timeout, jobs=a.jobs, retry=not a.no_retry,
@@ -107,8 +153,9 @@ def cmd_class(a):
         free.put(u)
 
     def grade_argv(student, sub, out):
-        return [sys.executable, str(Path(__file__).resolve()), "grade", "--sub", str(sub), "--out", str(out),
-                "--student", student, *extra]
+        # NAME=VALUE: a value that starts with '-' (an upload named "-x.zip") is no option.
+        return [sys.executable, str(Path(__file__).resolve()), "grade", f"--sub={sub}", f"--out={out}",
+                f"--student={student}", *extra]
     return classroom.grade_folder(options(a), a.subs, a.out, a.csv or a.out / "grades.csv", a.parallel, a.redo, grade_argv, free)
 
 

@@ -108,15 +108,45 @@ class Grader:
             self.vars = self.cache.vars = stamp["vars"]
         self.gpu = sandbox.has_gpu_device()
         self._trusted = {}  # lab -> symbols.TrustedSymbols of the instructor's objects
+        # Folders student code must never read, covered in the mount namespace of each of its
+        # builds and test programs (sandbox.Limits.hidden_paths): the solutions and the objects
+        # built from them, the hidden tests, and every grading's kitgrade-* folder in the work
+        # root (this one's too: the folders a program needs are bound back on top).
+        kit = Path(opts.kit).resolve()
+        work_root = Path(opts.work_root or tempfile.gettempdir()).resolve()
+        hidden = (kit / "reference", kit / "tests" / "hidden", kit / "build" / "reference",
+                  kit / "build" / "obj-*" / "reference", work_root / (WORK_PREFIX + "*"))
+        opts.limits.hidden_paths = tuple(dict.fromkeys([*opts.limits.hidden_paths, *map(str, hidden)]))
+        sandbox.set_default_hidden_paths(opts.limits.hidden_paths)  # limits made later (the build's) too
 
     def prepare(self):
         self.cache.ensure([l.name for l in self.labs], frozen=self.o.frozen_cache)
+        limits = self.o.limits
+        missing = sandbox.missing_isolation(limits)
+        if missing:
+            print("grader: warning: isolation not available here: " + "; ".join(missing), file=sys.stderr)
+        masked = limits.private_tmp and sandbox.private_tmp_available(limits)
         hidden = Path(self.o.kit) / "tests" / "hidden"
-        if self.o.limits.run_as and hidden.is_dir() and all(
+        if limits.run_as and not masked and hidden.is_dir() and all(
                 os.stat(p).st_mode & stat.S_IXOTH for p in [hidden, *hidden.parents] if p != Path("/")):
             print(f"grader: warning: {hidden} is readable by other users, so by student code running as "
                   "--run-as too, if it finds the path (chmod 700 that folder alone: the tests read matrices from the "
                   "prebuilt tree, which must stay reachable)", file=sys.stderr)
+
+        def can_enter(path, uid, gid):
+            try:
+                st = os.stat(path)
+            except OSError:
+                return False
+            bit = stat.S_IXUSR if st.st_uid == uid else stat.S_IXGRP if st.st_gid == gid else stat.S_IXOTH
+            return bool(st.st_mode & bit)
+        matrices = Path(self.cache.public_matrices)
+        if limits.run_as and matrices.is_dir():
+            shut = [p for p in [matrices, *matrices.parents] if not can_enter(p, *limits.run_as)]
+            if shut:
+                print(f"grader: warning: the --run-as user (uid {limits.run_as[0]}) cannot reach {matrices} "
+                      f"({shut[-1]} is closed to it), so tests that read matrices will fail: put --cache in a folder "
+                      "others may pass through (chmod o+x), or pass --run-as none", file=sys.stderr)
 
     # ------------------------------------------------------------ one submission
     def grade(self, sub, out_dir):

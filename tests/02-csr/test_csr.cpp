@@ -4,10 +4,13 @@
 
 #include "csr_kernels.hpp"
 #include "kit_error.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;
 using namespace kit::testing;
+
+KIT_OBSERVABLE(kit::MergeCoord, row, nz)
 
 KIT_SPMV_TEST(Step1_CsrScalarCuda, Example4x4, "csr-scalar", Backend::cuda, example4x4_problem(), true)
 KIT_SPMV_TEST(Step1_CsrScalarCuda, Rdb450, "csr-scalar", Backend::cuda, rdb450_problem(), false)
@@ -23,12 +26,14 @@ KIT_SPMV_TEST(Step4_CsrMergeCuda, Example4x4, "csr-merge", Backend::cuda, exampl
 KIT_SPMV_TEST(Step4_CsrMergeCuda, Rdb450, "csr-merge", Backend::cuda, rdb450_problem(), false)
 
 TEST(Step3_ChooseLanes, FollowsMeanRowLength) {
+    const auto lanes = [](double mean) { return observe([&] { return kit::choose_lanes(mean); }); };
+
     try {
-        EXPECT_EQ(kit::choose_lanes(0.0), 2) << "02-csr step 3: an empty matrix still needs a valid lane count";
-        EXPECT_EQ(kit::choose_lanes(2.25), 4) << "02-csr step 3: the 4x4 example (mean 2.25) needs 4 lanes";
-        EXPECT_EQ(kit::choose_lanes(5.73), 8) << "02-csr step 3: rdb450 (mean 5.73) needs 8 lanes";
-        EXPECT_EQ(kit::choose_lanes(16.0), 16) << "02-csr step 3: mean 16 fits 16 lanes exactly";
-        EXPECT_EQ(kit::choose_lanes(500.0), 32) << "02-csr step 3: long rows are capped at a warp";
+        EXPECT_EQ(lanes(0.0), 2) << "02-csr step 3: an empty matrix still needs a valid lane count";
+        EXPECT_EQ(lanes(2.25), 4) << "02-csr step 3: the 4x4 example (mean 2.25) needs 4 lanes";
+        EXPECT_EQ(lanes(5.73), 8) << "02-csr step 3: rdb450 (mean 5.73) needs 8 lanes";
+        EXPECT_EQ(lanes(16.0), 16) << "02-csr step 3: mean 16 fits 16 lanes exactly";
+        EXPECT_EQ(lanes(500.0), 32) << "02-csr step 3: long rows are capped at a warp";
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
@@ -42,11 +47,11 @@ TEST(Step4_MergePathSearch, Example4x4) {
 
     try {
         for (int d = 0; d <= 13; ++d) {
-            const kit::MergeCoord c = kit::merge_path_search(d, row_end.data(), 4, 9);
+            const kit::MergeCoord c = observe([&] { return kit::merge_path_search(d, row_end.data(), 4, 9); });
             EXPECT_EQ(c.row, expected[d].first) << "02-csr step 4: rows finished before diagonal " << d;
             EXPECT_EQ(c.nz, expected[d].second) << "02-csr step 4: nonzeros consumed before diagonal " << d;
         }
-        EXPECT_THROW(kit::merge_path_search(14, row_end.data(), 4, 9), kit::Error)
+        EXPECT_THROW(observe([&] { return kit::merge_path_search(14, row_end.data(), 4, 9); }), kit::Error)
             << "02-csr step 4: diagonal 14 lies past the 13 items of the path";
     } catch (const std::exception& e) {
         FAIL() << e.what();

@@ -7,6 +7,7 @@
 
 #include "generators.hpp"
 #include "kit_error.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
 
 namespace kit::testing {
@@ -28,7 +29,7 @@ inline std::optional<std::string> unavailable_in_float(const std::string& name, 
     RunOptions opt;
     opt.precision = Precision::f32;
     try {
-        v->run(p.A, p.x, p.y, opt);
+        observe([&] { return v->run(p.A, p.x, p.y, opt); });
     } catch (const BackendUnavailable& e) {
         return std::string(e.what());
     } catch (const std::exception&) {
@@ -47,7 +48,7 @@ inline ::testing::AssertionResult float_only_matches(const std::string& name, Ba
     RunOptions opt;
     opt.precision = Precision::f64;
     try {
-        v->run(p.A, p.x, p.y, opt);
+        observe([&] { return v->run(p.A, p.x, p.y, opt); });
     } catch (const BackendUnavailable&) {
         return ::testing::AssertionSuccess();
     } catch (const std::exception& e) {

@@ -4,9 +4,12 @@
 
 #include "dia_path.hpp"
 #include "dia_path_problems.hpp"
+#include "observe.hpp"
 
 using kit::Backend;
 using namespace kit::testing;
+
+KIT_OBSERVABLE(kit::dia_path::XImageLayout, width, height, log2_width, width_mask)
 
 namespace {
 
@@ -74,22 +77,26 @@ kit::dia_path::ImageLimits device_with_images(kit::count_t max_width, kit::count
 
 }  // namespace
 
+/// The student's plan_x_image, observed (the grader's judge replays what it returned or threw).
+static kit::dia_path::XImageLayout observed_plan(kit::index_t values, const kit::dia_path::ImageLimits& limits) {
+    return kit::testing::observe([&] { return kit::dia_path::plan_x_image(values, limits); });
+}
+
 TEST(Step5_XImageLayout, PowerOfTwoWidth) {
-    using kit::dia_path::plan_x_image;
     try {
         const auto big = device_with_images(16384, 16384);
-        const auto article = plan_x_image(154401, big);  // 38601 pixels: 128^2 < 38601 <= 256^2
+        const auto article = observed_plan(154401, big);  // 38601 pixels: 128^2 < 38601 <= 256^2
         EXPECT_EQ(article.width, 256) << "07-dia-opencl step 5: narrowest power of two w with w*w >= pixels";
         EXPECT_EQ(article.height, 151) << "07-dia-opencl step 5: height = ceil(38601 / 256)";
         EXPECT_EQ(article.log2_width, 8) << "07-dia-opencl step 5: log2 of the width";
         EXPECT_EQ(article.width_mask, 255) << "07-dia-opencl step 5: width - 1";
-        const auto empty = plan_x_image(0, big);
+        const auto empty = observed_plan(0, big);
         EXPECT_EQ(empty.width * empty.height, 1) << "07-dia-opencl step 5: an empty x still gets one pixel";
-        EXPECT_EQ(plan_x_image(4, big).width, 1) << "07-dia-opencl step 5: 4 values fill one pixel";
-        const auto five = plan_x_image(5, big);  // 2 pixels
+        EXPECT_EQ(observed_plan(4, big).width, 1) << "07-dia-opencl step 5: 4 values fill one pixel";
+        const auto five = observed_plan(5, big);  // 2 pixels
         EXPECT_EQ(five.width, 2) << "07-dia-opencl step 5: 5 values need 2 pixels";
         EXPECT_EQ(five.height, 1) << "07-dia-opencl step 5: 2 pixels fit one row of width 2";
-        const auto capped = plan_x_image(40000, device_with_images(100, 16384));  // 10000 pixels
+        const auto capped = observed_plan(40000, device_with_images(100, 16384));  // 10000 pixels
         EXPECT_EQ(capped.width, 64) << "07-dia-opencl step 5: width capped at the largest power of two <= max_width";
         EXPECT_EQ(capped.height, 157) << "07-dia-opencl step 5: height = ceil(10000 / 64)";
         EXPECT_EQ(capped.width_mask, 63) << "07-dia-opencl step 5: width - 1";
@@ -99,14 +106,13 @@ TEST(Step5_XImageLayout, PowerOfTwoWidth) {
 }
 
 TEST(Step5_XImageLayout, RefusesClearly) {
-    using kit::dia_path::plan_x_image;
     std::string why;
     kit::dia_path::ImageLimits none;
     none.device = "imageless device";
-    ASSERT_TRUE(refuses([&] { plan_x_image(100, none); }, why));
+    ASSERT_TRUE(refuses([&] { observed_plan(100, none); }, why));
     EXPECT_NE(why.find("imageless device"), std::string::npos) << "07-dia-opencl step 5: name the device: " << why;
     EXPECT_NE(why.find("image support"), std::string::npos) << "07-dia-opencl step 5: say images are missing: " << why;
     EXPECT_NE(why.find("step 4"), std::string::npos) << "07-dia-opencl step 5: point to the fallback, step 4: " << why;
-    ASSERT_TRUE(refuses([&] { plan_x_image(1000, device_with_images(8, 8)); }, why));  // 8 x 32 pixels needed
+    ASSERT_TRUE(refuses([&] { observed_plan(1000, device_with_images(8, 8)); }, why));  // 8 x 32 pixels needed
     EXPECT_NE(why.find("8 x 8"), std::string::npos) << "07-dia-opencl step 5: state the device's limit: " << why;
 }

@@ -8,13 +8,30 @@ grader; the last one waits, then writes a marker (standing for killing the next 
 tests). After sandbox.run returns, nothing of the chain may be left and the marker must
 never appear. Run as root, the same is checked with --run-as nobody (killing by user).
 
-Private /tmp and /dev/shm: student A writes 100 MB into each of /tmp and /dev/shm and 20 MB
-into its $TMPDIR, then waits; student B, graded at the same time by another grader process,
-looks for A's files. B must see none, A must have written all of it (inside its sandbox),
-and once both are done nothing of it is left: not in /tmp, not in /dev/shm, not in the
-scratch folders. As root the same is checked with --run-as nobody (one student after the
-other: one --run-as user serves one student at a time). Where the machine allows no mount
-namespace these checks are reported as SKIP, never as passed.
+Private /tmp, /var/tmp and /dev/shm: student A writes 100 MB into each of /tmp, /var/tmp and
+/dev/shm and 20 MB into its $TMPDIR, then waits; student B, graded at the same time by another
+grader process, looks for A's files, and for a file an earlier student left in the machine's
+/var/tmp. B must see none, A must have written all of it (inside its sandbox), and once both
+are done nothing of it is left: not in /tmp, /var/tmp or /dev/shm, not in the scratch folders.
+As root the same is checked with --run-as nobody (one student after the other: one --run-as
+user serves one student at a time). Where the machine allows no mount namespace these checks
+are reported as SKIP, never as passed.
+
+Hidden paths: a kit's reference/ (world-readable, with a visible folder inside it), another
+grading's kitgrade-* folder and the real kit's reference/ are listed in Limits.hidden_paths.
+The program, started from its own kitgrade-* folder, must not read them by absolute path, by
+'..' from its folder, through /proc/self/cwd, through /proc/<grader>/cwd (the grader's working
+folder is the reference, as with `make grade`; not checked as root without --run-as: root may
+follow that link), nor by a preprocessor #include; it may read its own files and the visible
+folder inside the hidden one, sees nothing else there and cannot write there. The same program
+without hidden_paths reads them (so the mask, not the permissions, is what stopped it). As the
+grader's user and, as root, with --run-as nobody.
+
+Network: a program connects to a port the test listens on at 127.0.0.1, and lists its network
+interfaces: the connect must fail and the only interface be lo (which is down).
+
+Limits: 300 MB put into /dev/shm count against a 200 MB memory limit (the program is killed),
+and 200 MB written into the scratch folder go past a 100 MB disk limit (killed too).
 
 Killed gradings: a grading process killed with SIGKILL leaves its kitgrade-* folder; the
 next grading's sweep removes it, and leaves alone a live grading's folder and folders that
@@ -26,6 +43,7 @@ import json
 import os
 import pwd
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -68,17 +86,17 @@ def _environ_has(pid, text):
 
 STUDENT_A = r"""
 set -e
-for top in /tmp /dev/shm; do
+for top in /tmp /var/tmp /dev/shm; do
   for i in 1 2; do dd if=/dev/zero of="$top/$TAG-$i" bs=1M count=50 status=none; done
 done
 dd if=/dev/zero of="$TMPDIR/$TAG-scratch" bs=1M count=20 status=none
-du -sm /tmp/$TAG-* /dev/shm/$TAG-* "$TMPDIR/$TAG-scratch" | awk '{s += $1} END {print s}' > wrote
+du -sm /tmp/$TAG-* /var/tmp/$TAG-* /dev/shm/$TAG-* "$TMPDIR/$TAG-scratch" | awk '{s += $1} END {print s}' > wrote
 touch ready
 sleep "$HOLD"
 """
 
 STUDENT_B = r"""
-{ ls -a /tmp /dev/shm; ls "$A_SCRATCH" 2>&1; } > saw
+{ ls -a /tmp /var/tmp /dev/shm; ls "$A_SCRATCH" 2>&1; } > saw
 """
 
 
@@ -95,10 +113,22 @@ def student(role, folder, run_as):
 
 
 def private_tmp(run_as, work):
-    """Problems (empty: none) with two students' /tmp and /dev/shm; None when not available here."""
+    """Problems (empty: none) with two students' /tmp, /var/tmp and /dev/shm; None when not
+    available here."""
     if not sandbox.private_tmp_available(sandbox.Limits(run_as=run_as)):
         return None
     tag = f"kitgrade-sandbox-test-{os.getpid()}"
+    # What an earlier student left in the machine's /var/tmp (before it was private).
+    planted = Path("/var/tmp") / f"kitgrade-sandbox-planted-{os.getpid()}"
+    planted.write_text("left by an earlier student\n")
+    os.chmod(planted, 0o644)
+    try:
+        return _private_tmp(run_as, work, tag, planted)
+    finally:
+        planted.unlink(missing_ok=True)
+
+
+def _private_tmp(run_as, work, tag, planted):
     folders = {r: work / r for r in "AB"}
     for f in folders.values():
         f.mkdir()
@@ -123,11 +153,13 @@ def private_tmp(run_as, work):
         wrote = int((folders["A"] / "wrote").read_text())
     except (OSError, ValueError):
         wrote = 0
-    if wrote < 220:
-        problems.append(f"student A wrote {wrote} MB, not 220 MB: " + (folders["A"] / "log").read_text(errors="replace"))
+    if wrote < 320:
+        problems.append(f"student A wrote {wrote} MB, not 320 MB: " + (folders["A"] / "log").read_text(errors="replace"))
     saw = (folders["B"] / "saw").read_text(errors="replace") if (folders["B"] / "saw").exists() else None
     if saw is None or tag in saw:
         problems.append(f"student B saw student A's files: {saw!r}")
+    if saw is None or planted.name in saw or "/var/tmp:" not in saw:
+        problems.append(f"student B did not have an empty /var/tmp of its own: {saw!r}")
     for r, f in folders.items():
         if not json.loads((f / "outcome.json").read_text())["private_tmp"]:
             problems.append(f"student {r} ran without a private /tmp")
@@ -137,6 +169,140 @@ def private_tmp(run_as, work):
         left = [e.name for e in os.scandir(top) if e.name.startswith(tag)] if os.path.isdir(top) else []
         if left:
             problems.append(f"left in {top}: {left}")
+            for name in left:  # a failed run leaves no 100 MB files behind
+                sandbox.remove_tree(os.path.join(top, name))
+    return problems
+
+
+HIDDEN_PROBE = r"""
+try() { if cat "$2" >/dev/null 2>&1; then echo "$1 read"; else echo "$1 denied"; fi; }
+try absolute "$T/kit/reference/solution.cpp"
+try sibling "$T/work/kitgrade-other/02-csr/answer.cpp"
+try dotdot ../../kitgrade-other/02-csr/answer.cpp
+try proc-self-cwd /proc/self/cwd/../../kitgrade-other/02-csr/answer.cpp
+try proc-grader-cwd "/proc/$PPID/cwd/solution.cpp"
+try visible-inside-hidden "$T/kit/reference/public/matrix.mtx"
+try own-file ./mine.cpp
+if [ -n "$KIT_REFERENCE_FILE" ]; then try kit-reference "$KIT_REFERENCE_FILE"; fi
+if command -v cpp >/dev/null; then
+  if echo "#include \"$T/kit/reference/solution.cpp\"" | cpp -P 2>/dev/null | grep -q SECRET; then
+    echo "include read"; else echo "include denied"; fi
+fi
+if touch "$T/kit/reference/planted" 2>/dev/null; then echo "write read"; else echo "write denied"; fi
+echo "listing $(ls -A "$T/kit/reference" | tr '\n' ' ')"
+"""
+
+
+def hidden_paths(run_as, work):
+    """Problems (empty: none) with Limits.hidden_paths; None when no mount namespace here."""
+    if not sandbox.private_tmp_available(sandbox.Limits(run_as=run_as)):
+        return None
+    files = {"kit/reference/solution.cpp": "int SECRET = 42;\n",
+             "kit/reference/public/matrix.mtx": "%%MatrixMarket\n",
+             "work/kitgrade-other/02-csr/answer.cpp": "// another student's SECRET\n",
+             "work/kitgrade-mine/02-csr/mine.cpp": "// mine\n"}
+    for rel, text in files.items():
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        (work / rel).write_text(text)
+    for dirpath, dirnames, filenames in os.walk(work):  # all readable by anyone: only the mask stops it
+        os.chmod(dirpath, 0o755)
+        for f in filenames:
+            os.chmod(os.path.join(dirpath, f), 0o644)
+    cwd = work / "work" / "kitgrade-mine" / "02-csr"
+    os.chmod(cwd, 0o777)
+    (work / "probe.sh").write_text(HIDDEN_PROBE)
+    kit_ref = sorted(p for p in (KIT / "reference").rglob("*") if p.is_file())[:1]
+    hidden = (str(work / "kit" / "reference"), str(work / "work" / "kitgrade-*"),
+              *([str(KIT / "reference")] if kit_ref else []))
+    env = sandbox.clean_env(cwd, {"T": str(work), "KIT_REFERENCE_FILE": str(kit_ref[0]) if kit_ref else ""})
+    seen = {}
+    for masked in (True, False):
+        limits = sandbox.Limits(timeout_s=30, memory_mb=512, run_as=run_as, hidden_paths=hidden if masked else ())
+        here = os.getcwd()
+        os.chdir(work / "kit" / "reference")  # the grader's working folder, as with `make grade` in the kit
+        try:
+            out = sandbox.run(["bash", str(work / "probe.sh")], cwd, env, limits, work / "probe.log",
+                              visible=[work, work / "kit" / "reference" / "public"])
+        finally:
+            os.chdir(here)
+        text = (work / "probe.log").read_text(errors="replace")
+        seen[masked] = dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
+        seen[masked]["private_tmp"] = out.private_tmp
+    problems = []
+    want = {"absolute": "denied", "sibling": "denied", "dotdot": "denied", "proc-self-cwd": "denied",
+            "visible-inside-hidden": "read", "own-file": "read", "write": "denied", "listing": "public ",
+            "include": "denied", "kit-reference": "denied"}
+    if run_as or os.geteuid() != 0:  # another user id, or a user namespace; root may follow it
+        want["proc-grader-cwd"] = "denied"
+    for key, value in want.items():
+        got = seen[True].get(key)
+        if got is None and key in ("include", "kit-reference"):
+            continue  # no preprocessor here; no reference/ in this kit (the student edition)
+        if got != value:
+            problems.append(f"with hidden paths, {key}: {got!r}, not {value!r}")
+    for key in ("absolute", "sibling", "include"):
+        if seen[False].get(key, "read") != "read":
+            problems.append(f"without hidden paths, {key} was {seen[False][key]!r}: this test proves nothing here")
+    if not seen[True]["private_tmp"]:
+        problems.append("the program ran without a mount namespace")
+    return problems
+
+
+NET_PROBE = r"""
+if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then echo "connect connected"; else echo "connect failed"; fi
+echo "interfaces $(tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\n' ' ')"
+"""
+
+
+def no_network(run_as, work):
+    """Problems (empty: none) with the network namespace; None when none can be had here."""
+    limits = sandbox.Limits(timeout_s=30, memory_mb=512, run_as=run_as)
+    if not sandbox.namespaces_available(limits)[1]:
+        return None
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    port = listener.getsockname()[1]
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=3).close()  # the port is open out here
+        (work / "net.sh").write_text(NET_PROBE)
+        os.chmod(work, 0o777)
+        out = sandbox.run(["bash", str(work / "net.sh"), str(port)], work, sandbox.clean_env(work), limits,
+                          work / "net.log")
+    finally:
+        listener.close()
+    text = (work / "net.log").read_text(errors="replace")
+    got = dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
+    problems = []
+    if got.get("connect") != "failed":
+        problems.append(f"connect to 127.0.0.1:{port}: {got.get('connect')!r} ({text!r})")
+    if got.get("interfaces", "").split() != ["lo"]:
+        problems.append(f"network interfaces: {got.get('interfaces')!r}")
+    if not out.private_net:
+        problems.append("Outcome.private_net is False")
+    return problems
+
+
+def limits_hold(run_as, work):
+    """Problems (empty: none) with what a program keeps in /dev/shm (memory) and in its scratch
+    folder (disk); None when no mount namespace here (the tmpfs check needs one)."""
+    if not sandbox.private_tmp_available(sandbox.Limits(run_as=run_as)):
+        return None
+    os.chmod(work, 0o777)
+    problems = []
+    # Files of 50 MB: no file may pass 64 MB (RLIMIT_FSIZE).
+    cases = (("memory", 'for i in 1 2 3 4 5 6; do dd if=/dev/zero of="/dev/shm/f$i" bs=1M count=50 status=none; done; sleep 20',
+              dict(memory_mb=200), "memory_exceeded"),
+             ("disk", 'for i in 1 2 3 4; do dd if=/dev/zero of="$TMPDIR/f$i" bs=1M count=50 status=none; done; sleep 20',
+              dict(memory_mb=512, disk_mb=100), "disk_exceeded"))
+    for name, script, extra, flag in cases:
+        limits = sandbox.Limits(timeout_s=30, run_as=run_as, **extra)
+        out = sandbox.run(["sh", "-c", script], work, sandbox.clean_env(work), limits, work / f"{name}.log",
+                          scratch=work / "scratch")
+        if not getattr(out, flag) or out.wall_s > 15:
+            problems.append(f"{name}: not killed in time ({out}): {(work / f'{name}.log').read_text(errors='replace')}")
+        elif name not in out.describe(limits):
+            problems.append(f"{name}: described as {out.describe(limits)!r}")
     return problems
 
 
@@ -203,13 +369,30 @@ def main():
             os.chmod(tmp, 0o755)
             problems = private_tmp(run_as, Path(tmp))
         if problems is None:
-            print(f"SKIP  private /tmp and /dev/shm ({who}): no mount namespace on this machine")
+            print(f"SKIP  private /tmp, /var/tmp and /dev/shm ({who}): no mount namespace on this machine")
             continue
         failures += bool(problems)
-        print(f"{'PASS' if not problems else 'FAIL'}  100 MB in /tmp and in /dev/shm: unseen by the other student "
-              f"and gone afterwards, scratch folders too ({who})")
+        print(f"{'PASS' if not problems else 'FAIL'}  100 MB in each of /tmp, /var/tmp and /dev/shm: unseen by the "
+              f"other student (who sees an empty /var/tmp) and gone afterwards, scratch folders too ({who})")
         for p in problems:
             print(f"      {p}")
+    checks = (("hidden paths unreadable (absolute, '..', /proc/self/cwd, /proc/<grader>/cwd, #include), "
+               "visible folders inside them readable", hidden_paths),
+              ("no network: connect to 127.0.0.1 fails, only lo", no_network),
+              ("300 MB in /dev/shm count as memory, 200 MB in the scratch folder go past a disk limit", limits_hold))
+    for what, check in checks:
+        for run_as in users:
+            who = "as the grader's user" if run_as is None else "with --run-as nobody"
+            with tempfile.TemporaryDirectory() as tmp:
+                os.chmod(tmp, 0o755)
+                problems = check(run_as, Path(tmp))
+            if problems is None:
+                print(f"SKIP  {what} ({who}): no such namespace on this machine")
+                continue
+            failures += bool(problems)
+            print(f"{'PASS' if not problems else 'FAIL'}  {what} ({who})")
+            for p in problems:
+                print(f"      {p}")
     with tempfile.TemporaryDirectory() as tmp:
         problems = stale_work(Path(tmp))
     failures += bool(problems)

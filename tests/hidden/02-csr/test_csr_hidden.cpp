@@ -6,6 +6,7 @@
 
 #include "checked_run.hpp"
 #include "generators.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
 #if KIT_HAVE_CUDA
 #include "csr_kernels.hpp"
@@ -115,11 +116,13 @@ std::string merge_unaligned_error(const kit::testing::Problem& problem) {
     const kit::DeviceBuffer<T> vals(one_ahead(h.vals));
     const kit::CsrView<T> A{h.rows, h.cols, h.nnz(), row_ptr.data(), col_idx.data() + 1, vals.data() + 1};
     kit::DeviceBuffer<kit::MergeCoord> tile_start(static_cast<std::size_t>(kit::cuda::csr_merge_tiles<T>(h.rows, h.nnz())) + 1);
-    kit::cuda::csr_merge_partition(A, tile_start.data());
     const kit::DeviceBuffer<T> x(std::vector<T>(problem.x.begin(), problem.x.end()));
     kit::DeviceBuffer<T> y(std::vector<T>(problem.y.begin(), problem.y.end()));
-    kit::cuda::csr_merge_spmv(A, tile_start.data(), x.data(), y.data());
-    const std::vector<T> out = y.download();
+    const std::vector<T> out = kit::testing::observe([&] {
+        kit::cuda::csr_merge_partition(A, tile_start.data());
+        kit::cuda::csr_merge_spmv(A, tile_start.data(), x.data(), y.data());
+        return y.download();
+    });
     const kit::Reference ref(problem.A, problem.x, problem.y);
     const kit::Precision p = sizeof(T) == 4 ? kit::Precision::f32 : kit::Precision::f64;
     const kit::Mismatch m = kit::compare_with_oracle(ref.expected(), std::vector<double>(out.begin(), out.end()), ref.tolerance(p));
