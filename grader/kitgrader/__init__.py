@@ -13,4 +13,4 @@ Modules, in the order a grading run uses them:
   gradescope  the autograder zip
 """
 
-VERSION = "1.0"
+VERSION = "2.0"

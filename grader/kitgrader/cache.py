@@ -242,6 +242,7 @@ class Cache:
         if stubbed and any(v.startswith("the instructor build lacks") for v in status.values()):
             self.log("grader: some tests are missing: building again from every hidden test source")
             return self._build(labs, fp, {})
+        judges = self._keep_judges()
         shutil.rmtree(self.tree / "build" / "starter", ignore_errors=True)  # the starter's own test binaries
         # Hidden sources leave the template: a stub where the object was built, nothing otherwise.
         hidden = {}
@@ -256,11 +257,31 @@ class Cache:
                 else:
                     p.unlink()
         stamp = {"fingerprint": fp, "vars": self.vars, "labs": status, "built": time.strftime("%Y-%m-%d %H:%M:%S"),
-                 "grader_version": VERSION, "hidden_sources": hidden, "snapshot": self.snapshot(),
+                 "grader_version": VERSION, "hidden_sources": hidden, "snapshot": self.snapshot(), "judges": judges,
                  "public_matrices": self._snapshot_of(self.public_matrices)}
         self.stamp_path.write_text(json.dumps(stamp))
         self._protect()
         self.log(f"grader: instructor build ready in {time.monotonic() - t0:.0f} s")
+
+    def _keep_judges(self):
+        """The test programs linked with the starter, kept in CACHE/judges/ before the template
+        loses them: the judge of each grading (the same tests, which replay what the student's
+        build recorded and decide). Returns {binary: sha256}, checked before each use."""
+        judges = self.dir / "judges"
+        shutil.rmtree(judges, ignore_errors=True)
+        judges.mkdir()
+        sums = {}
+        for p in sorted((self.tree / "build" / "starter" / "bin").glob("test_*")):
+            shutil.copyfile(p, judges / p.name)
+            os.chmod(judges / p.name, 0o500)
+            sums[p.name] = hashlib.sha256((judges / p.name).read_bytes()).hexdigest()
+        return sums
+
+    def judge(self, binary):
+        """(path, sha256) of the judge for a test binary, or (None, None) when it was not built."""
+        digest = ((self.stamp() or {}).get("judges") or {}).get(binary)
+        path = self.dir / "judges" / binary
+        return (path, digest) if digest and path.is_file() else (None, None)
 
     def _object_of(self, rel):
         from .symbols import object_dir

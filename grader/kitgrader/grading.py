@@ -35,8 +35,9 @@ class Options:
     quiet: bool = False
 
 
-SHARED_TMP_NOTE = ("WARNING: no private /tmp and /dev/shm here (this machine allows no mount namespace): the "
-                   "student's code shared them with the machine, so it could have seen or left files there; "
+SHARED_TMP_NOTE = ("WARNING: no private /tmp, /var/tmp and /dev/shm here (this machine allows no mount namespace): "
+                   "the student's code shared them with the machine, so it could have seen or left files there, "
+                   "nothing was hidden from it and it had the network; "
                    "check the submission by hand or grade it where namespaces work")
 
 
@@ -267,12 +268,15 @@ class Grader:
             t1 = time.monotonic()
             bins = self._seal_binaries(tree, space / "bin", lab)
             env = sandbox.clean_env(space / "home")
+            judge_dir = space / "judge"  # the grader's alone: the judge's records and results
+            judge_dir.mkdir(mode=0o700)
             runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry,
-                                  scratch=space / "home", visible=[self.cache.public_matrices])
+                                  scratch=space / "home", visible=[self.cache.public_matrices], judge_dir=judge_dir)
             outcomes = {}
             for binary, tests in lab.binaries().items():
-                self.log(f"grader: {lab.name}: running {binary}")
-                outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary)))
+                self.log(f"grader: {lab.name}: running {binary}, then its judge")
+                outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary),
+                                                  *self.cache.judge(binary)))
             cpu += runner.cpu_s
             timing["tests"] = time.monotonic() - t1
             shared_tmp |= runner.shared_tmp
@@ -350,7 +354,8 @@ class Grader:
         targets = cachemod.lab_targets(tree, lab.name)
         cmd = ["make", f"-j{self.o.jobs}", *[f"{k}={v}" for k, v in self.vars.items()], *targets]
         limits = sandbox.Limits(timeout_s=self.o.build_timeout_s, memory_mb=self.o.build_memory_mb,
-                                address_space_limit=False, run_as=self.o.limits.run_as)
+                                address_space_limit=False, run_as=self.o.limits.run_as,
+                                hidden_paths=self.o.limits.hidden_paths)
         log_path = work / "logs" / f"{lab.name}-build.log"
         env = sandbox.clean_env(tree.parent / "home")
         out = sandbox.run(cmd, tree, env, limits, log_path, scratch=tree.parent / "home",

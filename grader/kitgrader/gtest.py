@@ -1,16 +1,25 @@
 """Running one GoogleTest binary and reading what really happened.
 
-The verdict comes from the JSON file GoogleTest writes at a path the grader picks, never from
-stdout, and only when the run is consistent: the program ended by itself, wrote the file
-after it started, did not leave GoogleTest's premature-exit marker behind, and its exit
-status agrees with the failures in the file. Otherwise every test of the binary counts as
-failed, with the reason; then (unless disabled) each test is re-run in a process of its own
-so that one crashing test does not take the others with it. A re-run test also needs its
-own consistent JSON file to count.
+The verdicts come from a judge: the same tests linked with the starter, built by the
+instructor, which never runs student code. First the student's build of the tests runs with
+--kit-record=FILE: each call of a test into student code (kit::testing::observe, see
+tests/support/observe.hpp) records what it returned or threw. Its own results file only
+tells whether that run was whole; when it was not (a crash, a timeout, exit() called early),
+each test is run again alone, each with its own record file. Then the judge runs with
+--kit-replay=FILE,...: it re-runs every test, takes the student's values from the records
+instead of calling the code, computes the expected values itself and decides. A test whose
+calls were never recorded fails in the judge, with the reason the student's run gave.
+
+The judge's verdict is read from the JSON file GoogleTest writes at a path in a folder of the
+grader's, and only when the judge's run is consistent (it ended by itself, wrote the file
+after it started, and its exit status agrees with the file).
 """
 import hashlib
 import json
+import os
 import re
+import shutil
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +28,7 @@ from . import sandbox
 
 MAX_MESSAGE = 1500
 RERUN_CAP = 4  # re-runs of one test program: at most this many timeouts in all
+MAX_RECORD_BYTES = 1 << 30  # what the judge reads of one record file (observe.cpp refuses more)
 SKIP_LINE = re.compile(r"^  SKIPPED (\S+): (.*)$")
 
 
@@ -88,32 +98,44 @@ class Runner:
     """Runs test binaries of one grading tree with the given limits."""
 
     def __init__(self, results_dir, logs_dir, cwd, env, limits, retry=True, memory_guard=True, scratch=None,
-                 visible=()):
+                 visible=(), judge_dir=None):
         self.results_dir, self.logs_dir, self.cwd = Path(results_dir), Path(logs_dir), cwd
+        self.judge_dir = Path(judge_dir) if judge_dir else None  # the grader's own: records copied, judge output
         self.env, self.limits, self.retry, self.memory_guard = env, limits, retry, memory_guard
         self.scratch, self.visible = scratch, tuple(visible)  # a fresh HOME/TMPDIR per program run
         self.cpu_s = 0.0
         self.digest = None
         self.shared_tmp = False  # some run had the machine's /tmp and /dev/shm (no namespace here)
 
-    def _attempt(self, binary, tag, gtest_filter=None, timeout=None):
-        """One run. Returns ({name: TestOutcome}, None) or (None, why it cannot be trusted)."""
+    def _attempt(self, binary, tag, gtest_filter=None, timeout=None, record=None, judge=None):
+        """One run. Returns ({name: TestOutcome}, None) or (None, why it cannot be trusted).
+        record: the student's program records its calls there. judge: (records, folder): the
+        judge replays them, writing its results in that folder of the grader's."""
         if self.digest and sha256(binary) != self.digest:
             return None, "was modified after it was built (by code run in an earlier test?)"
-        json_path = self.results_dir / f"{tag}.json"
-        marker = self.results_dir / f"{tag}.premature"
+        where = judge[1] if judge else self.results_dir
+        json_path = where / f"{tag}.json"
+        marker = where / f"{tag}.premature"
         for p in (json_path, marker):
-            if p.exists():
+            if p.exists() or p.is_symlink():
                 p.unlink()
         cmd = [str(binary), f"--gtest_output=json:{json_path}", "--gtest_color=no"]
         if gtest_filter:
             cmd.append(f"--gtest_filter={gtest_filter}")
-        limits = self.limits if timeout is None else sandbox.Limits(**{**self.limits.__dict__, "timeout_s": timeout})
+        if record:
+            cmd.append(f"--kit-record={record}")
+        if judge:
+            cmd.append("--kit-replay=" + ",".join(map(str, judge[0])))
+        over = {} if timeout is None else {"timeout_s": timeout}
+        if judge:  # trusted code reading hostile records: limits, but no other user and no masks
+            over.update(run_as=None, hidden_paths=())
+        limits = sandbox.Limits(**{**self.limits.__dict__, **over}) if over else self.limits
         env = dict(self.env, TEST_PREMATURE_EXIT_FILE=str(marker))
         log = self.logs_dir / f"{tag}.log"
         started = time.time()
-        out = sandbox.run(cmd, self.cwd, env, limits, log, self.memory_guard, scratch=self.scratch,
-                          visible=(self.results_dir, Path(binary).parent, *self.visible))
+        cwd, scratch = (where, where / "home") if judge else (self.cwd, self.scratch)
+        out = sandbox.run(cmd, cwd, env, limits, log, self.memory_guard, scratch=scratch,
+                          visible=(where, Path(binary).parent, *self.visible))
         self.cpu_s += out.cpu_s
         self.shared_tmp |= limits.private_tmp and not out.private_tmp
         why = out.describe(limits)
@@ -136,40 +158,92 @@ class Runner:
                 r.message = reasons.get(name, "skipped without a reason")
         return results, None
 
-    def run_binary(self, binary, tests, digest=None):
+    def run_binary(self, binary, tests, digest=None, judge=None, judge_digest=None):
         """Outcomes of the given TestSpecs, all held by one binary: {name: TestOutcome}.
-        digest: the binary's sha256 when it was built; a binary that changed is not run."""
-        self.digest = digest
+        digest: the binary's sha256 when it was built; a binary that changed is not run.
+        judge, judge_digest: the instructor's build of the same tests, which decides."""
         name = Path(binary).name
         if not Path(binary).exists():
             return {t.name: TestOutcome("failed", f"{name} was not built") for t in tests}
-        results, why = self._attempt(binary, name)
-        if results is not None:
-            return {t.name: results.get(t.name, TestOutcome("failed", f"did not run: {name} does not report it"))
+        if judge is None or self.judge_dir is None:
+            return {t.name: TestOutcome("failed", f"the grader has no judge for {name}: rebuild the cache "
+                                        "(grade.py prebuild)") for t in tests}
+        self.digest = digest
+        records, problems = self._record(binary, name, tests)
+        copies = self._copy_records(records)
+        self.digest = judge_digest
+        verdicts, why = self._attempt(judge, f"{name}.judge", judge=(copies, self.judge_dir))
+        if verdicts is None:
+            return {t.name: TestOutcome("failed", f"the judge could not replay {name}'s records: {why}")
                     for t in tests}
-        if not self.retry:
-            return {t.name: TestOutcome("failed", f"{name} {why}; every test of it fails") for t in tests}
-        return self._rerun_one_by_one(binary, name, why, tests)
+        out = {}
+        for t in tests:
+            r = verdicts.get(t.name) or TestOutcome("failed", f"did not run: {name} does not report it")
+            status, problem = problems.get(t.name, (None, None))
+            if problem and r.status != "passed":
+                r = TestOutcome(status if status == "no_time" else r.status, _clean(f"{problem}\n{r.message}".rstrip()),
+                                r.time_s)
+            out[t.name] = r
+        return out
 
-    def _rerun_one_by_one(self, binary, name, why, tests):
-        """Each test again, alone, with its own timeout: one hanging test must not use up the
-        time of the next. All re-runs of one program share a cap of RERUN_CAP timeouts."""
-        outcomes, budget_end = {}, time.monotonic() + RERUN_CAP * self.limits.timeout_s
+    def _record(self, binary, name, tests):
+        """Runs the student's program, recording its calls. Returns (record files, {test:
+        (status, why its run was not whole)}); a run that was not whole is re-run test by test."""
+        first = self.results_dir / f"{name}.rec"
+        _, why = self._attempt(binary, name, record=first)
+        if why is None:
+            return [first], {}
+        if not self.retry:
+            return [first], {t.name: ("failed", f"{name} {why}") for t in tests}
+        return self._rerun_one_by_one(binary, name, why, tests, first)
+
+    def _rerun_one_by_one(self, binary, name, why, tests, first):
+        """Each test again, alone, with its own timeout and record file: one hanging test must
+        not use up the time of the next. All re-runs of one program share a cap of RERUN_CAP
+        timeouts."""
+        records, problems = [first], {}
+        budget_end = time.monotonic() + RERUN_CAP * self.limits.timeout_s
         for i, t in enumerate(tests):
             left = budget_end - time.monotonic()
             if left < 1:
-                outcomes[t.name] = TestOutcome("no_time", f"{name} {why}; no time left to re-run this test on its own")
+                problems[t.name] = ("no_time", f"{name} {why}; no time left to re-run this test on its own")
                 continue
-            res, own_why = self._attempt(binary, f"{name}.{i}", gtest_filter=t.name,
-                                         timeout=min(self.limits.timeout_s, left))
-            r = res.get(t.name) if res else None
-            if r is None:
-                detail = own_why or "does not report it"
-                outcomes[t.name] = TestOutcome("failed", f"{name} {why}; run on its own, this test {detail}")
-            else:
-                r.message = _clean(f"(re-run on its own after {name} {why})\n{r.message}".rstrip())
-                outcomes[t.name] = r
-        return outcomes
+            rec = self.results_dir / f"{name}.{i}.rec"
+            _, own_why = self._attempt(binary, f"{name}.{i}", gtest_filter=t.name, timeout=min(self.limits.timeout_s, left),
+                                       record=rec)
+            records.append(rec)
+            problems[t.name] = ("failed", f"{name} {why}; run on its own, this test {own_why}" if own_why
+                                else f"(re-run on its own after {name} {why})")
+        return records, problems
+
+    def _copy_records(self, records):
+        """The record files, copied into the grader's folder without following links and cut
+        at the judge's limit: the student's program wrote them, so they are hostile input."""
+        copies = []
+        for i, src in enumerate(records):
+            dst = self.judge_dir / f"{i}.rec"
+            try:
+                fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW)
+            except OSError:
+                continue  # nothing recorded: every call of those tests fails in the judge
+            with os.fdopen(fd, "rb") as f, open(dst, "wb") as out:
+                if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    shutil.copyfileobj(_Capped(f, MAX_RECORD_BYTES), out)
+            copies.append(dst)
+        return copies
+
+
+class _Capped:
+    """A file object that reads at most `left` bytes."""
+
+    def __init__(self, f, left):
+        self.f, self.left = f, left
+
+    def read(self, n=-1):
+        n = self.left if n is None or n < 0 else min(n, self.left)
+        data = self.f.read(n)
+        self.left -= len(data)
+        return data
 
 
 def sha256(path):

@@ -26,6 +26,7 @@ class TestSpec:
     points: float
     gpu: bool
     hidden: bool
+    gates: bool = False  # a CUDA step's GPU floor: the other tests of its suite earn nothing unless it passes
 
     @property
     def binary_suffix(self):
@@ -83,8 +84,9 @@ def load_lab(manifest_path):
     for t in m.get("tests", []):
         points = float(t["points"])
         spec = TestSpec(str(t["name"]), int(t["step"]), int(t.get("tier", 0)), int(points) if points.is_integer() else points,
-                        bool(t.get("gpu", False)), bool(t.get("hidden", False)))
-        if spec.name in seen or spec.step not in steps or spec.points <= 0 or "." not in spec.name:
+                        bool(t.get("gpu", False)), bool(t.get("hidden", False)), bool(t.get("gates", False)))
+        if spec.name in seen or spec.step not in steps or "." not in spec.name or \
+                spec.points < 0 or (spec.points == 0 and not spec.gates):
             raise ManifestError(f"{path}: bad test entry {spec.name!r} (duplicate, unknown step, or no points)")
         seen.add(spec.name)
         tests.append(spec)

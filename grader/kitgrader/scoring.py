@@ -47,6 +47,29 @@ def first_errors(log_text, max_lines=30):
     return "\n".join(out)
 
 
+def _test_backend(step_backend, gpu):
+    """Where one test runs: a GPU test on CUDA; the other tests of a CUDA step (choosing a
+    launch shape) on the CPU; those of a mixed step ("opencl+cuda") on its other backend."""
+    if gpu:
+        return "cuda"
+    others = [b for b in step_backend.split("+") if b != "cuda"]
+    return others[0] if others else "cpu"
+
+
+def _apply_gates(lab, tests):
+    """A failed gate (a CUDA step's GPU floor) takes the points of every other test of its
+    suite: a CPU loop behind a CUDA launcher computes the right y, but earns nothing."""
+    for gate in (t for t in lab.tests if t.gates):
+        entry = next(e for e in tests if e["name"] == gate.name)
+        if entry["status"] != "failed":
+            continue
+        suite = gate.name.split(".")[0] + "."
+        for e in tests:
+            if e["name"].startswith(suite) and e is not entry and e["status"] == "passed":
+                e.update(status="failed", score=0,
+                         message=f"no points: the step's GPU gate {gate.name} failed: {entry['message']}")
+
+
 def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=None, absent=()):
     """The lab's result as a plain dict (the per-lab JSON the merge step reads).
 
@@ -56,9 +79,7 @@ def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=Non
     """
     tests = []
     for t in lab.tests:
-        backend = lab.steps[t.step].backend
-        if backend == "cuda" and not t.gpu:
-            backend = "cpu"  # a host-side test of a CUDA step (choosing a launch shape) runs anywhere
+        backend = _test_backend(lab.steps[t.step].backend, t.gpu)
         entry = {"name": t.name, "step": t.step, "tier": t.tier, "max_score": t.points, "score": 0,
                  "gpu": t.gpu, "hidden": t.hidden}
         if kit_error:
@@ -86,6 +107,7 @@ def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=Non
             else:
                 entry.update(status="failed", message=o.message or "failed")
         tests.append(entry)
+    _apply_gates(lab, tests)
     steps = {}
     for n, s in sorted(lab.steps.items()):
         mine = [e for e in tests if e["step"] == n]

@@ -58,8 +58,10 @@ def check(bin_dir, lab):
             problems.append(f"manifest entry {name} matches no test")
         if t["step"] not in steps:
             problems.append(f"test {name}: step {t['step']} is not a step of the lab")
-        if t["points"] <= 0:
-            problems.append(f"test {name}: points must be positive")
+        if t["points"] < 0 or (t["points"] == 0 and not t.get("gates")):
+            problems.append(f"test {name}: points must be positive (0 only for a gate)")
+        if t.get("gates") and not (t.get("gpu") and t.get("hidden")):
+            problems.append(f"test {name}: a gate is a hidden GPU test")
     return problems
 
 

@@ -7,6 +7,10 @@
 /// (kit::spmv_tolerance) covers alpha and beta. The kernel itself gets A, alpha, beta and the
 /// original y. Padding rows of lda > rows hold NaN, and with beta = 0 the kernel's y is NaN:
 /// a kernel that reads either produces NaN, which never passes.
+///
+/// Every call into the student's gemv_cpu.cpp and gemv_cuda.cu goes through
+/// kit::testing::observe (tests/support/observe.hpp): matches_api hands run_checked a run
+/// wrapped in observe, and observed_run_checked does the same for a registered variant.
 #pragma once
 
 #include <cmath>
@@ -18,12 +22,26 @@
 #include "dense.hpp"
 #include "gemv_kernels.hpp"
 #include "kit_error.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
 #if KIT_HAVE_CUDA
 #include "cuda_run.hpp"
 #endif
 
+// A launch shape, as kit::cuda::gemv_shapes() returns them (labs/09-gemv/gemv_kernels.hpp).
+KIT_OBSERVABLE(kit::GemvShape, block_size, thread_y, columns_per_warp)
+
 namespace gemv_test {
+
+/// @brief kit::run_checked of a registered variant, its run observed (recorded in the student's
+/// program, replayed by the judge). @param v [in] variant  @param ref [in] problem and oracle answer
+/// @param opt [in] options  @param cmp [in] comparison
+inline kit::CheckedRun observed_run_checked(const kit::Variant& v, const kit::Reference& ref,
+                                            const kit::RunOptions& opt, kit::Comparison cmp = kit::Comparison::bound) {
+    return kit::run_checked(v, ref, opt, cmp, [&] {
+        return kit::testing::observe([&] { return v.run(ref.matrix(), ref.x(), ref.y(), opt); });
+    });
+}
 
 /// @brief A fully dense m x n hub matrix with values in [-1, 1].
 /// @param m [in] rows  @param n [in] columns  @param seed [in] random seed
@@ -102,7 +120,7 @@ template <class Call>
     };
     kit::RunOptions opt;
     opt.precision = p;
-    const kit::CheckedRun r = kit::run_checked(v, ref, opt);
+    const kit::CheckedRun r = observed_run_checked(v, ref, opt);  // v.run calls the student's kernel
     if (r.status == kit::RunStatus::ok) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "case '" << c.label << "': " << kit::where(v, p) << ": "
                                          << kit::to_string(r.status) << ": " << r.message;

@@ -59,10 +59,10 @@ TEST(Step4_GemvStreamedCuda, SameYOnEveryRun) {
         opt.precision = kit::Precision::f32;
         opt.repeats = 1;
         opt.steady_calls = 0;
-        const kit::CheckedRun first = kit::run_checked(*v, ref, opt);
+        const kit::CheckedRun first = observed_run_checked(*v, ref, opt);
         ASSERT_EQ(first.status, kit::RunStatus::ok) << name << ": " << first.message;
         for (int run = 1; run <= 5; ++run) {
-            const kit::CheckedRun again = kit::run_checked(*v, ref, opt);
+            const kit::CheckedRun again = observed_run_checked(*v, ref, opt);
             ASSERT_EQ(again.status, kit::RunStatus::ok) << name << ": " << again.message;
             EXPECT_EQ(again.result.y, first.result.y) << name << ": run " << run << " differs from the first";
         }

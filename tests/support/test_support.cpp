@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <random>
 
 #include "checked_run.hpp"
@@ -7,6 +9,7 @@
 #include "kit_error.hpp"
 #include "matrix_market.hpp"
 #include "observe.hpp"
+#include "oracle.hpp"
 
 #ifndef KIT_MATRICES_DIR
 #error "KIT_MATRICES_DIR must be defined by the build (the matrices/ folder)"
@@ -28,6 +31,49 @@ Problem random_vectors(CooMatrix A, unsigned seed) {
     for (index_t j = 0; j < p.A.cols; ++j) p.x.push_back(u(rng));
     for (index_t i = 0; i < p.A.rows; ++i) p.y.push_back(u(rng));
     return p;
+}
+
+namespace {
+
+/// The oracle's median time over three runs on the problem, in ms.
+double oracle_ms(const Problem& p) {
+    std::vector<double> ms;
+    for (int r = 0; r < 3; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<double> y = oracle_spmv(p.A, p.x, p.y);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+        if (y.size() != p.y.size()) ms.back() = 0;  // keeps y alive, so the loop is not optimised away
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[1];
+}
+
+}  // namespace
+
+CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
+
+::testing::AssertionResult gpu_did_the_work(const std::string& name, const CooMatrix& A, const RunOptions& options) {
+    const Variant* v = registry().find(name, Backend::cuda);
+    if (!v) return ::testing::AssertionFailure() << "no variant " << name << " on cuda is registered in this build";
+    Problem p = random_vectors(A, 4242);
+    RunOptions opt = options;
+    opt.precision = Precision::f32;  // every CUDA variant runs in float (some only in float)
+    opt.warmup = 1;
+    opt.repeats = 5;
+    const Reference ref(p.A, p.x, p.y);
+
+    const CheckedRun c = run_checked(*v, ref, opt, Comparison::bound, [&] {
+        return observe([&] { return v->run(ref.matrix(), ref.x(), ref.y(), opt); });
+    });
+    const double gpu_ms = c.result.median_ms(), cpu_ms = oracle_ms(p);
+
+    if (c.status != RunStatus::ok) return ::testing::AssertionFailure() << where(*v, opt.precision) << ": " << c.message;
+    if (gpu_ms > 0 && gpu_ms * kGpuFloorSpeedup <= cpu_ms) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << where(*v, opt.precision) << ": the GPU did not do the work: " << gpu_ms << " ms (median of "
+           << c.result.times_ms.size() << ") on a " << A.rows << " x " << A.cols << " matrix with " << A.nnz()
+           << " entries, where the kit's single-threaded CPU loop takes " << cpu_ms
+           << " ms; a CUDA step must be at least " << kGpuFloorSpeedup << " times faster than that loop";
 }
 
 ::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,

@@ -69,7 +69,31 @@ ProblemList accepted_by(const ProblemList& problems, const std::function<void(co
 ::testing::AssertionResult passes_problems(const std::string& name, Backend backend, const ProblemList& problems,
                                            const RunOptions& options = {});
 
+/// @brief How many times faster than the kit's single-threaded CPU oracle a CUDA variant must
+/// be on a large matrix to show that the GPU did the work. An honest kernel is 50 to 1000
+/// times faster there; a CPU loop behind a CUDA launcher, with its copies, is slower than the
+/// oracle. A grading gate with a wide margin, not a performance target (those are in bench/).
+constexpr double kGpuFloorSpeedup = 4.0;
+
+/// @brief The hidden gate of a CUDA step: runs variant `name` on `A` (large) in float,
+/// checks y, and compares its cold median time with the oracle's on the same problem, timed
+/// in this process (in the grader: by the judge, which never runs student code).
+/// @param name [in] CUDA variant  @param A [in] a matrix of a few million entries
+/// @param options [in] run options; precision and repeats are set here
+::testing::AssertionResult gpu_did_the_work(const std::string& name, const CooMatrix& A, const RunOptions& options = {});
+
+/// @brief The gate's default matrix: a 5-point stencil on a 1024 x 1024 grid (5.2 million entries).
+CooMatrix gpu_floor_matrix();
+
 }  // namespace kit::testing
+
+/// Defines the hidden gate of a CUDA step (tests/hidden): the grader gives the step's other
+/// CUDA tests of the same suite no points unless this passes (manifest: "gates": true).
+#define KIT_GPU_FLOOR_TEST(Suite, variant, matrix)                                  \
+    TEST(Suite, GpuDidTheWork) {                                                   \
+        KIT_REQUIRE_BACKEND(::kit::Backend::cuda);                                 \
+        EXPECT_TRUE(::kit::testing::gpu_did_the_work(variant, (matrix)));          \
+    }
 
 /// Defines a test that runs one variant on one problem in float and double.
 /// Exact comparison for tier 1 (small integers), bound-derived tolerance otherwise.

@@ -11,3 +11,8 @@ KIT_GALLERY_TEST(Step2_CooAtomicCuda, HostileGallery, "coo-atomic", Backend::cud
 KIT_GALLERY_TEST(Step3_CooSegmentedCuda, HostileGallery, "coo-segmented", Backend::cuda)
 KIT_SPMV_TEST(Step3_CooSegmentedCuda, RowSpanningWarps, "coo-segmented", Backend::cuda,
               random_vectors(kit::generate_dense_rows(3000, 2, 2, 5), 41), false)
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step2_CooAtomicCuda, "coo-atomic", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step3_CooSegmentedCuda, "coo-segmented", kit::testing::gpu_floor_matrix())

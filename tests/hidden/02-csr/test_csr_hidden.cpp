@@ -159,3 +159,10 @@ TEST(Step4_CsrMergeCuda, UnalignedArrays) {
     }
 #endif
 }
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step1_CsrScalarCuda, "csr-scalar", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step1_CsrVectorCuda, "csr-vector", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step3_CsrLanesCuda, "csr-lanes", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step4_CsrMergeCuda, "csr-merge", kit::testing::gpu_floor_matrix())

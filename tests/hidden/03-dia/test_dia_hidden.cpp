@@ -86,3 +86,8 @@ TEST(Step3_DiaSharedCuda, DiaGallery) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     EXPECT_TRUE(passes_dia_gallery("dia-shared", Backend::cuda));
 }
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step2_DiaNaiveCuda, "dia-naive", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step3_DiaSharedCuda, "dia-shared", kit::testing::gpu_floor_matrix())

@@ -87,3 +87,8 @@ TEST(Step3_HybCuda, HybGallery) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     EXPECT_TRUE(passes_hyb_gallery("hyb", Backend::cuda));
 }
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step2_EllCuda, "ell", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step3_HybCuda, "hyb", kit::testing::gpu_floor_matrix())

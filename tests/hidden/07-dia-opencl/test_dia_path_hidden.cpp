@@ -87,3 +87,9 @@ DIA_GALLERY_TEST(Step5_DiaImageOpenCL, "dia-image", Backend::opencl, true)
 DIA_GALLERY_TEST(Step4_DiaVec4Cuda, "dia-vec4", Backend::cuda, false)
 DIA_GALLERY_TEST(Step5_DiaLdgCuda, "dia-ldg", Backend::cuda, false)
 DIA_GALLERY_TEST(Step5_DiaTextureCuda, "dia-texture", Backend::cuda, true)
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step4_DiaVec4Cuda, "dia-vec4", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step5_DiaLdgCuda, "dia-ldg", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step5_DiaTextureCuda, "dia-texture", kit::testing::gpu_floor_matrix())

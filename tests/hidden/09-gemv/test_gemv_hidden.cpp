@@ -91,7 +91,7 @@ TEST(Step4_GemvStreamedCuda, HostileGallery) {
 TEST(Step5_GemvTunedCuda, EveryShape) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
-    const std::vector<kit::GemvShape> shapes = kit::cuda::gemv_shapes();
+    const std::vector<kit::GemvShape> shapes = observe([] { return kit::cuda::gemv_shapes(); });
     ASSERT_GE(shapes.size(), 4u) << "the sweep needs several shapes";
     const ProblemList problems = {{"dense 130 x 97", dense_problem(130, 97, 5)}, {"dense 1 x 200", dense_problem(1, 200, 6)},
                                   {"dense 300 x 1", dense_problem(300, 1, 8)}};
@@ -105,7 +105,7 @@ TEST(Step5_GemvTunedCuda, EveryShape) {
         // a warp-columns shape: the transposed kernel only, and A x refuses it
         EXPECT_TRUE(passes_problems("gemv-tuned-t", Backend::cuda, problems, opt)) << "shape " << kit::to_string(s);
         const kit::Reference ref(problems[0].second.A, problems[0].second.x, problems[0].second.y);
-        const kit::CheckedRun n = kit::run_checked(*kit::registry().find("gemv-tuned", Backend::cuda), ref, opt);
+        const kit::CheckedRun n = observed_run_checked(*kit::registry().find("gemv-tuned", Backend::cuda), ref, opt);
         EXPECT_EQ(n.status, kit::RunStatus::refused) << "shape " << kit::to_string(s) << " with A x: " << n.message;
     }
 #endif
@@ -114,7 +114,9 @@ TEST(Step5_GemvTunedCuda, UnknownShapeRefused) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
     kit::DenseView<float> A{0, 0, 1, nullptr};
-    EXPECT_THROW(kit::cuda::gemv_tuned<float>(kit::GemvShape{48, 3}, Transpose::no, 1.0f, A, nullptr, 1.0f, nullptr),
+    EXPECT_THROW(observe([&] {
+                     kit::cuda::gemv_tuned<float>(kit::GemvShape{48, 3}, Transpose::no, 1.0f, A, nullptr, 1.0f, nullptr);
+                 }),
                  kit::ConversionRefused);
 #endif
 }
