@@ -5,7 +5,14 @@
 
 #include <string>
 
+#include "bcsr_tuner.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
+
+// The tuner's answers, as the student's program recorded them (every data member, in order).
+KIT_OBSERVABLE(kit::bcsr::BlockEstimate, r, c, fill, stored, profile_nnz, dense_gflops, structure, estimate)
+KIT_OBSERVABLE(kit::bcsr::TunerChoice, best, shapes, sigma)
+KIT_OBSERVABLE(kit::bcsr::JointChoice, variants, choices, best)
 
 namespace kit::testing {
 

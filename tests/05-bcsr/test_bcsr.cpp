@@ -9,6 +9,7 @@
 #include "generators.hpp"
 #include "kit_error.hpp"
 #include "matrix_stats.hpp"
+#include "observe.hpp"
 
 using kit::Backend;
 using namespace kit::testing;
@@ -65,16 +66,18 @@ TEST(Step4_FillEstimate, Rdb450ExactAtSigmaOne) {
         const kit::CooMatrix A = rdb450_problem().A;
         const auto row_ptr = kit::hub_row_ptr(A);
 
-        const double f22 = kit::bcsr::estimate_fill(A, row_ptr, 2, 2, 1.0);
+        const double f22 = observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, 2, 2, 1.0); });
 
         // rdb450 couples u and v only at the same grid node: its 225 diagonal 2x2 blocks are
         // full, but its 840 neighbour blocks hold 2 of 4 entries (u-u and v-v). So 2x2 is not
         // fill-free: 1065 blocks x 4 = 4260 values for 2580 entries, fill 71/43.
         EXPECT_NEAR(f22, 4260.0 / 2580.0, 1e-12) << "05-bcsr step 4: rdb450's exact 2x2 fill";
         for (int r = 1; r <= 4; ++r)
-            for (int c = 1; c <= 4; ++c)
-                EXPECT_NEAR(kit::bcsr::estimate_fill(A, row_ptr, r, c, 1.0), kit::bcsr_fill_ratio(A, r, c), 1e-12)
+            for (int c = 1; c <= 4; ++c) {
+                const double fill = observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, r, c, 1.0); });
+                EXPECT_NEAR(fill, kit::bcsr_fill_ratio(A, r, c), 1e-12)
                     << "05-bcsr step 4: at sigma = 1 the estimate is the exact fill, " << r << "x" << c;
+            }
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
@@ -86,9 +89,11 @@ TEST(Step4_FillEstimate, BlockFemIsFillFreeAtItsBlockSize) {
             const kit::CooMatrix A = kit::generate_block_fem(40, 30, dof, 5);
             const auto row_ptr = kit::hub_row_ptr(A);
 
-            const double exact = kit::bcsr::estimate_fill(A, row_ptr, dof, dof, 1.0);
-            const double sampled = kit::bcsr::estimate_fill(A, row_ptr, dof, dof, kit::bcsr::kDefaultSigma);
-            const double one_by_one = kit::bcsr::estimate_fill(A, row_ptr, 1, 1, kit::bcsr::kDefaultSigma);
+            const double exact = observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, dof, dof, 1.0); });
+            const double sampled =
+                observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, dof, dof, kit::bcsr::kDefaultSigma); });
+            const double one_by_one =
+                observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, 1, 1, kit::bcsr::kDefaultSigma); });
 
             // Every sampled block row of an exactly blocked matrix has fill 1, so any sample is exact.
             EXPECT_EQ(exact, 1.0) << "05-bcsr step 4: dof " << dof << " FEM blocks are dense " << dof << "x" << dof;
@@ -109,7 +114,8 @@ TEST(Step4_FillEstimate, SampleIsCloseToExact) {
 
         for (int r = 1; r <= 4; ++r)
             for (int c = 1; c <= 4; ++c) {
-                const double sampled = kit::bcsr::estimate_fill(A, row_ptr, r, c, kit::bcsr::kDefaultSigma);
+                const double sampled =
+                    observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, r, c, kit::bcsr::kDefaultSigma); });
                 const double exact = kit::bcsr_fill_ratio(A, r, c);
 
                 EXPECT_NEAR(sampled, exact, 0.03 * exact) << "05-bcsr step 4: sampled fill " << r << "x" << c;
@@ -135,7 +141,8 @@ TEST(Step5_ChooseBlock, MaximisesDenseSpeedOverFill) {
                 if (rate > best) best = rate, best_r = r, best_c = c;
             }
 
-        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f64, 1.0);
+        const auto choice =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f64, 1.0); });
 
         EXPECT_EQ(choice.shapes.size(), 16u) << "05-bcsr step 5: every shape of the profile is rated";
         EXPECT_EQ(choice.best.r, best_r) << "05-bcsr step 5: the pick maximises P_dense / fill";
@@ -159,7 +166,7 @@ TEST(Step5_ChooseBlock, UsesTheProfiledSizeNearestToTheStoredValues) {
                            {"bcsr", kit::Precision::f64, 2, 2, 15, 99.0}};
         kit::CooMatrix A = example4x4_problem().A;
 
-        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0);
+        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
 
         EXPECT_EQ(choice.shapes.size(), 2u) << "05-bcsr step 5: shapes missing from the profile are skipped";
         EXPECT_EQ(choice.best.r, 2) << "05-bcsr step 5";
@@ -180,9 +187,9 @@ TEST(Step5_ChooseBlock, EstimatesWithinOnePercentTieAndTheFewestStoredValuesRun)
         profile.entries = {{"bcsr", kit::Precision::f32, 1, 1, 9, 1.68}, {"bcsr", kit::Precision::f32, 2, 2, 15, 3.0}};
         const kit::CooMatrix A = example4x4_problem().A;
 
-        const auto tie = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0);
+        const auto tie = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
         profile.entries[0].gflops = 1.6;
-        const auto apart = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0);
+        const auto apart = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
 
         EXPECT_EQ(tie.best.r, 2) << "05-bcsr step 5: best is the largest estimate";
         EXPECT_EQ(tie.pick().r, 1) << "05-bcsr step 5: a tie runs the shape storing fewer values";
@@ -198,7 +205,7 @@ TEST(Step5_ChooseBlock, RefusesAProfileWithoutTheVariant) {
     const kit::BcsrProfile profile = one_size_profile("bcsr-warp");
 
     try {
-        kit::bcsr::choose_block(example4x4_problem().A, profile, "bcsr-2kernel", kit::Precision::f64);
+        observe([&] { return kit::bcsr::choose_block(example4x4_problem().A, profile, "bcsr-2kernel", kit::Precision::f64); });
         FAIL() << "05-bcsr step 5: a profile without records for the variant must be refused";
     } catch (const kit::TodoError& e) {
         FAIL() << e.what();
@@ -242,7 +249,7 @@ TEST(Step5_ChooseBlock, StructureModelArithmetic) {
         const auto far_sample = kit::bcsr::sample_block_rows(far, kit::hub_row_ptr(far), 1, 1, 1.0, 8);
 
         const kit::bcsr::StructureModel m = kit::bcsr::structure_model(profile, "bcsr", kit::Precision::f64, 2, 2, sample);
-        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0);
+        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
 
         ASSERT_EQ(band.size(), 3u) << "05-bcsr step 5: the profile's panel records";
         EXPECT_EQ(band[1].bpr, 4) << "05-bcsr step 5: panels_of sorts by blocks per block row";
@@ -337,8 +344,8 @@ TEST(Step5_ChooseBlock, LaunchCostAndTheLongestBlockRow) {
             band.add(i, (i + 1) % 1000, 1.0);
         }
         band.normalize();
-        const auto warp_choice = kit::bcsr::choose_block(band, profile, "bcsr-warp", f32, 1.0);
-        const auto two_choice = kit::bcsr::choose_block(band, profile, "bcsr-2kernel", f32, 1.0);
+        const auto warp_choice = observe([&] { return kit::bcsr::choose_block(band, profile, "bcsr-warp", f32, 1.0); });
+        const auto two_choice = observe([&] { return kit::bcsr::choose_block(band, profile, "bcsr-2kernel", f32, 1.0); });
         ASSERT_EQ(warp_choice.shapes.size(), 1u) << "05-bcsr step 5: only 1x1 is profiled";
         EXPECT_NEAR(warp_choice.best.estimate, 2.0, 1e-9) << "05-bcsr step 5: 4000 flops in t0 + rows = 2 us";
         EXPECT_NEAR(two_choice.best.estimate, 4000.0 / 2.4e-6 * 1e-9, 1e-9)
@@ -378,7 +385,7 @@ TEST(Step5_ChooseBlock, AWarpTakesABlockRow32BlocksAtATime) {
         for (kit::index_t j = 0; j < 48; ++j) A.add(0, j, 1.0);
         for (kit::index_t j = 0; j < 40; ++j) A.add(1, j, 1.0);
         A.normalize();
-        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr-warp", f32, 1.0);
+        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr-warp", f32, 1.0); });
         ASSERT_EQ(choice.shapes.size(), 1u) << "05-bcsr step 5: only 1x1 is profiled";
         EXPECT_NEAR(choice.best.estimate, 2.0 * 88 / 13.5, 1e-9) << "05-bcsr step 5: the warp kernel's passes";
     } catch (const std::exception& e) {
@@ -411,7 +418,8 @@ TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
         const kit::CooMatrix A = example4x4_problem().A;
 
         const auto m = kit::bcsr::structure_model(profile, "bcsr-warp", kit::Precision::f32, 1, 1, sample);
-        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f32, 1.0);
+        const auto choice =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f32, 1.0); });
         const double factor = kit::bcsr::structure_factor(A, kit::hub_row_ptr(A), profile, "bcsr-warp",
                                                           kit::Precision::f32, 1, 1, 1.0);
 
@@ -437,16 +445,21 @@ TEST(Step5_JointPick, TakesTheKernelWithTheLargestEstimate) {
         }
         const kit::CooMatrix A = rdb450_problem().A;
 
-        const auto joint = kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr-2kernel", "bcsr", "bcsr-warp"},
-                                                              kit::Precision::f64, 1.0);
-        const auto warp = kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f64, 1.0);
+        // choose_kernel_and_block (kit code) calls the student's choose_block for each kernel.
+        const auto joint = observe([&] {
+            return kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr-2kernel", "bcsr", "bcsr-warp"},
+                                                      kit::Precision::f64, 1.0);
+        });
+        const auto warp =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f64, 1.0); });
 
         ASSERT_EQ(joint.variants.size(), 2u) << "05-bcsr step 5: 'bcsr' has no record and is skipped";
         EXPECT_EQ(joint.variant(), "bcsr-warp") << "05-bcsr step 5: the larger estimate wins";
         EXPECT_EQ(joint.choice().best.r, warp.best.r) << "05-bcsr step 5";
         EXPECT_EQ(joint.choice().best.c, warp.best.c) << "05-bcsr step 5";
-        EXPECT_DOUBLE_EQ(joint.choice().best.estimate, 2 * joint.choices[0].best.estimate) << "05-bcsr step 5";
-        EXPECT_THROW(kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr"}, kit::Precision::f64), kit::Error)
+        EXPECT_DOUBLE_EQ(joint.choice().best.estimate, 2 * joint.choices.at(0).best.estimate) << "05-bcsr step 5";
+        EXPECT_THROW(observe([&] { return kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr"}, kit::Precision::f64); }),
+                     kit::Error)
             << "05-bcsr step 5: no kernel covered";
     } catch (const std::exception& e) {
         FAIL() << e.what();

@@ -1,8 +1,11 @@
 // Lab 06 public tests. Tier 1: the 4x4 example and the handout's 8x8 example, exact, with tiles
 // small enough to hold complete tiles and a tail. Tier 2: rdb450 against the oracle.
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "csr5_kernels.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;
@@ -48,10 +51,18 @@ template <class T>
     std::vector<T> y(8, T(0));
     T carry = 0;
     try {
-        carry = kit::cpu::csr5_tile(m.view(), tile, x.data(), y.data());
+        // The carry and y after the call, as the student's program recorded them.
+        std::tie(carry, y) = observe([&] {
+            std::vector<T> y_out = y;
+            const T carry_out = kit::cpu::csr5_tile(m.view(), tile, x.data(), y_out.data());
+            return std::pair<T, std::vector<T>>(carry_out, std::move(y_out));
+        });
     } catch (const std::exception& e) {
         return ::testing::AssertionFailure() << e.what();
     }
+    if (y.size() != expected_y.size())
+        return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " left " << y.size()
+                                             << " values of y, expected " << expected_y.size();
     for (std::size_t r = 0; r < y.size(); ++r)
         if (y[r] != expected_y[r])
             return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " wrote y[" << r << "] = " << y[r]

@@ -6,6 +6,7 @@
 #include "generators.hpp"
 #include "kit_error.hpp"
 #include "matrix_stats.hpp"
+#include "observe.hpp"
 
 using kit::Backend;
 using namespace kit::testing;
@@ -46,7 +47,7 @@ std::vector<std::pair<std::string, Problem>> ragged_problems() {
     const auto row_ptr = kit::hub_row_ptr(A);
     for (int r = 1; r <= 4; ++r)
         for (int c = 1; c <= 4; ++c) {
-            const double got = kit::bcsr::estimate_fill(A, row_ptr, r, c, 1.0);
+            const double got = observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, r, c, 1.0); });
             const double want = kit::bcsr_fill_ratio(A, r, c);
             if (std::abs(got - want) > 1e-12 * want)
                 return ::testing::AssertionFailure() << "05-bcsr step 4: '" << label << "' " << r << "x" << c
@@ -107,8 +108,9 @@ TEST(Step4_FillEstimate, EmptySampleFallsBackToEveryBlockRow) {
         empty.rows = empty.cols = 5;
 
         // sigma = 1e-12 keeps no block row of 225, so the estimate must fall back to all of them.
-        const double fallback = kit::bcsr::estimate_fill(A, row_ptr, 2, 2, 1e-12);
-        const double no_entries = kit::bcsr::estimate_fill(empty, kit::hub_row_ptr(empty), 3, 3, 0.5);
+        const double fallback = observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, 2, 2, 1e-12); });
+        const double no_entries =
+            observe([&] { return kit::bcsr::estimate_fill(empty, kit::hub_row_ptr(empty), 3, 3, 0.5); });
 
         EXPECT_NEAR(fallback, 4260.0 / 2580.0, 1e-12) << "05-bcsr step 4: an empty sample uses every block row";
         EXPECT_EQ(no_entries, 1.0) << "05-bcsr step 4: a matrix with no entries has fill 1";
@@ -126,7 +128,7 @@ TEST(Step5_ChooseBlock, TiesGoToTheSmallerBlock) {
         for (int r = 1; r <= 4; ++r)
             for (int c = 1; c <= 4; ++c) profile.entries.push_back({"bcsr", kit::Precision::f64, r, c, 1000, 50.0});
 
-        const auto choice = kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0);
+        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
 
         EXPECT_EQ(choice.best.r, 1) << "05-bcsr step 5: ties go to the first shape in r-major order";
         EXPECT_EQ(choice.best.c, 1) << "05-bcsr step 5: ties go to the first shape in r-major order";
@@ -135,3 +137,8 @@ TEST(Step5_ChooseBlock, TiesGoToTheSmallerBlock) {
         FAIL() << e.what();
     }
 }
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step2_BcsrTwoKernelCuda, "bcsr-2kernel", kit::testing::gpu_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step3_BcsrWarpCuda, "bcsr-warp", kit::testing::gpu_floor_matrix())

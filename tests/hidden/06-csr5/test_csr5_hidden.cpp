@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "csr5_kernels.hpp"
 #include "generators.hpp"
+#include "observe.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;
@@ -129,10 +132,18 @@ std::vector<EdgeCase> edge_cases() {
         std::vector<double> y(hub.rows, 0.0), expected(hub.rows, 0.0), magnitude(hub.rows, 0.0);
         double carry = 0;
         try {
-            carry = kit::cpu::csr5_tile(m.view(), t, x.data(), y.data());
+            // The carry and y after the call, as the student's program recorded them.
+            std::tie(carry, y) = observe([&] {
+                std::vector<double> y_out = y;
+                const double carry_out = kit::cpu::csr5_tile(m.view(), t, x.data(), y_out.data());
+                return std::pair<double, std::vector<double>>(carry_out, std::move(y_out));
+            });
         } catch (const std::exception& e) {
             return ::testing::AssertionFailure() << e.what();
         }
+        if (y.size() != static_cast<std::size_t>(hub.rows))
+            return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << t << " left " << y.size()
+                                                 << " values of y, expected " << hub.rows;
         const index_t tile_row = kit::csr5_tile_row(m.tile_ptr[t]);
         for (index_t r = 0; r < hub.rows; ++r)
             for (index_t k = std::max(csr.row_ptr[r], t * size); k < std::min(csr.row_ptr[r + 1], (t + 1) * size); ++k) {
@@ -200,3 +211,7 @@ TEST(Step3_Csr5TailCuda, BelowOneTile) {
                         {"one row of 700 (tile 32 x 32)", problem_of(uniform_rows(1, 700, 700), 23), {32, 32}},
                         {"single column 100x1", problem_of(uniform_rows(100, 1, 1), 24), {32, 0}}}));
 }
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on 5.2 million entries,
+// beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+KIT_GPU_FLOOR_TEST(Step4_Csr5Cuda, "csr5", kit::testing::gpu_floor_matrix())

@@ -147,3 +147,17 @@ TEST(Step5_GemvWarpColumnsCuda, UnalignedX) {
     EXPECT_TRUE(passes_api("cuda::gemv_warp_columns<2>", Backend::cuda, 5, cases, shifted_x));
 #endif
 }
+
+// The GPU gates: a CUDA step earns its points only if its kernel, on a dense 2048 x 2048
+// matrix, beats the kit's single-threaded CPU loop by kit::testing::kGpuFloorSpeedup (manifest: gates).
+static kit::CooMatrix dense_floor_matrix() { return dense_problem(2048, 2048, 5).A; }
+KIT_GPU_FLOOR_TEST(Step2_GemvThreadCuda, "gemv-thread", dense_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step3_GemvBlockedCuda, "gemv-blocked", dense_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step4_GemvStreamedCuda, "gemv-streamed", dense_floor_matrix())
+KIT_GPU_FLOOR_TEST(Step5_GemvTunedCuda, "gemv-tuned", dense_floor_matrix())
+TEST(Step5_GemvWarpColumnsCuda, GpuDidTheWork) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    kit::RunOptions opt;
+    opt.tunables = kit::gemv_tunables(kit::GemvShape{0, 0, 2});
+    EXPECT_TRUE(kit::testing::gpu_did_the_work("gemv-tuned-t", dense_floor_matrix(), opt));
+}
