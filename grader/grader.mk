@@ -4,6 +4,12 @@ GRADER       := python3 grader/grade.py
 GRADE_CACHE  ?= $(BUILD)/grader-cache
 GRADE_OUT    ?= $(BUILD)/grades
 GRADER_ARGS  ?=
+# OUT= on make's command line picks the output folder. An OUT exported in the environment (a
+# job script's or a CI's, meant for something else) is not taken for it: two gradings would
+# write over each other there.
+ifeq ($(origin OUT),environment)
+OUT :=
+endif
 grader_opts   = --cache $(GRADE_CACHE) --lab $(LAB) $(if $(SM),--sm $(SM)) $(GRADER_ARGS)
 
 .PHONY: grade grade-all gradescope grade-prebuild

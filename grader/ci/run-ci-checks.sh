@@ -19,6 +19,7 @@ echo "== grader: adversarial suite"
 python3 tests/grader/run_adversarial.py --cache "${BUILD:-build}/grader-test-cache" --out "$out/adversarial" --sm "${SM:-90}"
 echo "== grader: the reference at full marks (every point that can run here), two SM builds"
 python3 grader/ci/check_reference_marks.py --sm "${SM:-90}" --cache "${BUILD:-build}/grader-ref-cache"
+python3 grader/ci/check_reference_marks.py --sm "${SM:-90}" --cache "${BUILD:-build}/grader-ref-cache" --cpu-only
 python3 grader/ci/check_reference_marks.py --sm "80 90" --cache "${BUILD:-build}/grader-ref-cache-80-90"
 echo "== grader: results.json schema"
 python3 tests/grader/test_results_schema.py "$out/adversarial"

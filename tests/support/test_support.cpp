@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iomanip>
 #include <random>
 
 #include "checked_run.hpp"
@@ -70,7 +71,7 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
     if (c.status != RunStatus::ok) return ::testing::AssertionFailure() << where(*v, opt.precision) << ": " << c.message;
     if (gpu_ms > 0 && gpu_ms * kGpuFloorSpeedup <= cpu_ms) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure()
-           << where(*v, opt.precision) << ": the GPU did not do the work: " << gpu_ms << " ms (median of "
+           << std::fixed << std::setprecision(3) << where(*v, opt.precision) << ": the GPU did not do the work: " << gpu_ms << " ms (median of "
            << c.result.times_ms.size() << ") on a " << A.rows << " x " << A.cols << " matrix with " << A.nnz()
            << " entries, where the kit's single-threaded CPU loop takes " << cpu_ms
            << " ms; a CUDA step must be at least " << kGpuFloorSpeedup << " times faster than that loop";
