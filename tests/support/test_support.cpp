@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iomanip>
 #include <random>
+#include <sstream>
 
 #include "checked_run.hpp"
 #include "generators.hpp"
@@ -35,6 +36,14 @@ Problem random_vectors(CooMatrix A, unsigned seed) {
 }
 
 namespace {
+
+/// The failure of a checked run that did not end ok, naming the lab and step.
+::testing::AssertionResult failure_of(const Variant& v, Precision p, const CheckedRun& c) {
+    // run_checked names the lab and step for wrong results and errors; the other statuses
+    // carry the variant's own message (a TODO names its step), so say where it ran.
+    if (is_failure(c.status)) return ::testing::AssertionFailure() << c.message;
+    return ::testing::AssertionFailure() << where(v, p) << ": " << to_string(c.status) << ": " << c.message;
+}
 
 /// The oracle's median time over three runs on the problem, in ms.
 double oracle_ms(const Problem& p) {
@@ -68,13 +77,16 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
     });
     const double gpu_ms = c.result.median_ms(), cpu_ms = oracle_ms(p);
 
-    if (c.status != RunStatus::ok) return ::testing::AssertionFailure() << where(*v, opt.precision) << ": " << c.message;
+    if (c.status != RunStatus::ok) return failure_of(*v, opt.precision, c);
     if (gpu_ms > 0 && gpu_ms * kGpuFloorSpeedup <= cpu_ms) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure()
-           << std::fixed << std::setprecision(3) << where(*v, opt.precision) << ": the GPU did not do the work: " << gpu_ms << " ms (median of "
-           << c.result.times_ms.size() << ") on a " << A.rows << " x " << A.cols << " matrix with " << A.nnz()
-           << " entries, where the kit's single-threaded CPU loop takes " << cpu_ms
-           << " ms; a CUDA step must be at least " << kGpuFloorSpeedup << " times faster than that loop";
+    // One stream for the whole message: AssertionResult's << formats each value on its own.
+    std::ostringstream why;
+    why << std::fixed << std::setprecision(3) << where(*v, opt.precision) << ": the GPU did not do the work: "
+        << gpu_ms << " ms (median of " << c.result.times_ms.size() << ") on a " << A.rows << " x " << A.cols
+        << " matrix with " << A.nnz() << " entries, where the kit's single-threaded CPU loop takes " << cpu_ms
+        << " ms; a CUDA step must be at least " << std::setprecision(0) << kGpuFloorSpeedup
+        << " times faster than that loop";
+    return ::testing::AssertionFailure() << why.str();
 }
 
 ::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
@@ -90,10 +102,7 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
         return observe([&] { return v->run(ref.matrix(), ref.x(), ref.y(), opt); });
     });
     if (c.status == RunStatus::ok) return ::testing::AssertionSuccess();
-    // run_checked names the lab and step for wrong results and errors; the other statuses
-    // carry the variant's own message (a TODO names its step), so say where it ran.
-    if (is_failure(c.status)) return ::testing::AssertionFailure() << c.message;
-    return ::testing::AssertionFailure() << where(*v, p) << ": " << to_string(c.status) << ": " << c.message;
+    return failure_of(*v, p, c);
 }
 
 std::vector<std::pair<std::string, Problem>> hostile_gallery() {
