@@ -318,7 +318,8 @@ def unpack(src, dest):
     except SubmissionError:
         raise
     except Exception as e:  # noqa: BLE001 - a damaged, encrypted or oddly compressed archive, whatever breaks
-        raise SubmissionError(f"cannot open {_printable(src.name)}: {type(e).__name__}: {e}") from e
+        reason = " ".join(str(e).split())  # tarfile's reasons span lines: one line for the CSV and the report
+        raise SubmissionError(f"cannot open {_printable(src.name)}: {type(e).__name__}: {reason}") from e
     return _cap_notes(notes)
 
 

@@ -163,6 +163,11 @@ def _call_allowed(name, plain, trusted):
     return False
 
 
+def _shortened(plain, limit=160):
+    """A demangled name cut to a readable length (a long signature must not hide the rule)."""
+    return plain if len(plain) <= limit else plain[:limit - 5] + "(...)"
+
+
 def _call_rule(plain):
     """The rule a refused call breaks, for the message."""
     if KIT_DENIED.match(plain):
@@ -175,17 +180,17 @@ def _call_rule(plain):
 def _definition_problem(name, plain, kind, size, trusted):
     weak = kind in "WVui"
     if not name.startswith("_Z"):
-        return None if GENERATED_DEFS.match(name) else f"defines the C-level name {plain}"
+        return None if GENERATED_DEFS.match(name) else f"defines the C-level name {_shortened(plain)}"
     if OPERATOR_NEW_DELETE.match(name):
-        return f"replaces {plain}"
+        return f"replaces {_shortened(plain)}"
     if STD_MANGLED.match(name) and not weak:
-        return f"defines the standard library's {plain}"
+        return f"defines the standard library's {_shortened(plain)}"
     mine = trusted.defs.get(name)
     if mine is None:
         return None
     their_kind = mine[0]
     if not weak and their_kind not in "TDBRGS":
-        return f"replaces the kit's or GoogleTest's {plain}"
+        return f"replaces the kit's or GoogleTest's {_shortened(plain)}"
     return None
 
 
@@ -201,13 +206,13 @@ def check(tree, lab, trusted=None):
         seen = set()
         for name, plain, kind, size in syms:
             if TEST_NAMESPACES.search(plain) or TEST_NAMESPACES.search(name):
-                why = f"uses GoogleTest or the kit's test support: {plain}"
+                why = f"uses GoogleTest or the kit's test support: {_shortened(plain)}"
             elif kind == "U":
                 why = None if name in own or _call_allowed(name, plain, trusted) else \
-                    f"calls {plain}, which lab code may not use ({_call_rule(plain)})"
+                    f"calls {_shortened(plain)}, which lab code may not use ({_call_rule(plain)})"
             else:
                 why = _definition_problem(name, plain, kind, size, trusted)
             if why and why not in seen:
                 seen.add(why)
-                problems.append((obj, why[:300]))
+                problems.append((obj, why))
     return problems
