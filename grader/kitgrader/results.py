@@ -24,7 +24,8 @@ def _test_output(t):
         return "passed" + (f"\n{t['message']}" if t["message"] else "")
     if t["status"] == "not_run":
         return ("NOT RUN, 0 points for now: " + t["message"] +
-                "\nThis score is incomplete: GPU tests are graded on the GPU cluster, not here.")
+                "\nThis score is incomplete: this test needs a backend this grading machine lacks (a GPU, for a "
+                "CUDA test); it earns its points when your instructor grades it where that backend runs.")
     return t["message"] or "failed"
 
 
@@ -51,7 +52,7 @@ def _step_lines(lab, include_hidden):
         extra = f"  ({not_run} not run here)" if not_run else ""
         hidden = sum(t["max_score"] for t in lab["tests"] if str(t["step"]) == n and t["hidden"])
         if not include_hidden and hidden:
-            extra += f"  + {_fmt(hidden)} hidden points, shown when grades are published"
+            extra += f"  + {_fmt(hidden)} hidden point{'' if hidden == 1 else 's'}, shown when grades are published"
         lines.append(f"  step {n} [{s['backend']}] {s['title']}: {_fmt(score)}/{_fmt(top)}{extra}")
         not_run_why = {}
         for t in tests:
@@ -74,10 +75,10 @@ def summary(grading, include_hidden):
     else:
         public = sum(t["score"] for l in labs for t in l["tests"] if not t["hidden"])
         public_max = sum(t["max_score"] for l in labs for t in l["tests"] if not t["hidden"])
-        out.append(f"Public tests: {_fmt(public)} / {_fmt(public_max)}")
+        out.append(f"Public tests: {_fmt(public)} / {_fmt(public_max)} points")
     if grading["incomplete"]:
         out.append(f"INCOMPLETE: {grading['not_run']} test(s) not run on this machine (0 points for now); "
-                   "GPU tests are graded on the GPU cluster.")
+                   "they need a backend this machine lacks (a GPU, for CUDA tests) and earn their points where it runs.")
     for lab in labs:
         out.append("")
         head = f"{lab['lab']}: {lab['title']}"
