@@ -59,10 +59,19 @@ std::string suggestion(const std::string& name) {
     std::size_t best_distance = 3;
     for (const Variant& v : registry().all())
         if (const std::size_t d = name_distance(name, v.name); d < best_distance) best = &v, best_distance = d;
-    if (!best) return "";
+    if (!best || best->name == name) return "";  // the name exists, on another backend: backends_of says so
     std::string lower = name;
     for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return "; did you mean '" + best->name + "'?" + (lower == best->name ? " (names are lower case)" : "");
+}
+
+/// "; 'coo-atomic' runs on cuda only" when `name` is registered on backends other than
+/// `missing`, or "".
+std::string backends_of(const std::string& name, Backend missing) {
+    std::string on;
+    for (Backend b : {Backend::cpu, Backend::cuda, Backend::opencl})
+        if (b != missing && registry().find(name, b)) on += (on.empty() ? "" : " and ") + to_string(b);
+    return on.empty() ? "" : "; '" + name + "' runs on " + on + " only";
 }
 
 const Variant& pick_variant(const std::string& name, const std::string& backend) {
@@ -70,7 +79,8 @@ const Variant& pick_variant(const std::string& name, const std::string& backend)
         const Backend b = parse_backend(backend);
         if (const Variant* v = registry().find(name, b)) return *v;
         if (auto why = backend_unavailable(b)) throw BackendUnavailable(to_string(b) + " backend unavailable: " + *why);
-        throw Error("no variant '" + name + "' on " + backend + suggestion(name) + "; 'spmv-kit list' shows what exists");
+        throw Error("no variant '" + name + "' on " + backend + backends_of(name, b) + suggestion(name) +
+                    "; 'spmv-kit list' shows what exists");
     }
     // Prefer a backend that can run here: the GPU first, then the CPU, then OpenCL.
     for (bool need_available : {true, false})
@@ -134,6 +144,9 @@ int cmd_run(const std::vector<std::string>& argv) {
     std::optional<CooMatrix> loaded;
     std::string format = a.get("--format");
     if (format == "auto") {
+        if (!a.get("--backend").empty() && parse_backend(a.get("--backend")) != Backend::cuda)
+            throw Error("--format auto picks among CUDA kernels (lab 08's model predicts GPU times), so it takes no "
+                        "--backend " + a.get("--backend") + ": drop --backend, or name a format ('spmv-kit list')");
         loaded = read_matrix_market(a.positional()[0]);
         try {
             format = auto_format(*loaded, opt.precision);

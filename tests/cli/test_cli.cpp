@@ -138,6 +138,19 @@ TEST(Cli, RunReportsBothTimingModes) {
 
 // Lab 08's model reaches the CLI through its hook: `info` prints every covered kernel's
 // prediction and the pick, and `run --format auto` runs that pick (on a GPU) or says why not.
+TEST(Cli, AVariantOnAnotherBackendSaysWhereItRuns) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+
+    const Outcome other = spmv_kit("run " + mtx + " --format coo-atomic --backend cpu --repeats 0");
+    const Outcome automatic = spmv_kit("run " + mtx + " --format auto --backend cpu --repeats 0");
+
+    EXPECT_EQ(other.status, 2) << other.output;
+    EXPECT_NE(other.output.find("'coo-atomic' runs on cuda only"), std::string::npos) << other.output;
+    EXPECT_EQ(other.output.find("did you mean 'coo-atomic'"), std::string::npos) << other.output;
+    EXPECT_EQ(automatic.status, 2) << automatic.output;
+    EXPECT_NE(automatic.output.find("--format auto picks among CUDA kernels"), std::string::npos) << automatic.output;
+}
+
 TEST(Cli, InfoPrintsTheFormatModelAndAutoRunsItsPick) {
     const std::string mtx = std::string(KIT_MATRICES_DIR) + "/rdb450.mtx";
 
