@@ -61,9 +61,10 @@ RUNTIME_HELPERS = re.compile(r"""^(
 )$""", re.X)
 
 # Kit functions student code never needs, and which would hand it the kit's answers or the
-# file system: the oracle, the registry and the checked run, and any reader or writer.
+# file system: the oracle, the registry, the checked run and the format model's hook, and any
+# reader or writer (read_*, write_*, load_*, save_*, and methods named read, write, ...).
 KIT_DENIED = re.compile(r"^kit::(.*::)?(oracle_spmv|compare_with_oracle|registry|Registry::|Reference::|run_checked"
-                        r"|(read|write|load|save)_[A-Za-z0-9_]*)\b")
+                        r"|set_format_model|(read|write|load|save)(_[A-Za-z0-9_]*)?)\b")
 
 # Standard-library names that touch files or start threads (demangled).
 STD_DENIED = re.compile(r"std::(__cxx11::)?basic_(o|i|)fstream|std::basic_filebuf|std::__basic_file|std::filesystem"
