@@ -430,6 +430,19 @@ def _used_bytes(path):
     return (st.f_blocks - st.f_bfree) * st.f_frsize
 
 
+def _tree_bytes(paths):
+    """Disk space the files and folders under paths take (links not followed)."""
+    total = 0
+    for top in paths:
+        for dirpath, dirnames, filenames in os.walk(top):
+            for name in dirnames + filenames:
+                try:
+                    total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+                except OSError:
+                    continue
+    return total
+
+
 def _file_systems(paths):
     """One path per file system among paths (those the program can write to)."""
     out = {}
@@ -456,6 +469,10 @@ def run(cmd, cwd, env, limits, log_path, memory_guard=True, scratch=None, visibl
     tops = _private_tops(keep) if mount_ns else []
     disks = _file_systems(keep) if limits.disk_mb > 0 else []
     disk_start = {d: _used_bytes(d) for d in disks}
+    # Under --run-as the program can write only its own folders (its /tmp, /var/tmp and
+    # /dev/shm are tmpfs, counted as memory), so a file system that grows is blamed on it only
+    # when its folders grew as much: other jobs writing to a shared disk never kill it.
+    own_start = _tree_bytes(keep) if disks and limits.run_as else 0
     start = time.monotonic()
     set_as = limits.address_space_limit and memory_guard
     try:
@@ -490,7 +507,8 @@ def run(cmd, cwd, env, limits, log_path, memory_guard=True, scratch=None, visibl
                 if rss > limits.memory_mb:
                     mem_exceeded = True
                     _kill_group(proc.pid)
-            if any(_used_bytes(d) - disk_start[d] > limits.disk_mb << 20 for d in disks):
+            if any(_used_bytes(d) - disk_start[d] > limits.disk_mb << 20 for d in disks) and (
+                    not limits.run_as or _tree_bytes(keep) - own_start > limits.disk_mb << 20):
                 disk_exceeded = True
                 _kill_group(proc.pid)
             next_check = now + 0.2

@@ -303,6 +303,18 @@ def limits_hold(run_as, work):
             problems.append(f"{name}: not killed in time ({out}): {(work / f'{name}.log').read_text(errors='replace')}")
         elif name not in out.describe(limits):
             problems.append(f"{name}: described as {out.describe(limits)!r}")
+    if run_as:  # another job fills the same disk meanwhile: not this program's doing
+        limits = sandbox.Limits(timeout_s=30, run_as=run_as, memory_mb=512, disk_mb=100)
+        other = work.parent / (work.name + "-other-job")
+        writer = subprocess.Popen(["sh", "-c", f'sleep 1; for i in 1 2 3 4; do dd if=/dev/zero of="{other}.$i" '
+                                   'bs=1M count=50 status=none; done'])
+        out = sandbox.run(["sh", "-c", "sleep 4"], work, sandbox.clean_env(work), limits, work / "other.log",
+                          scratch=work / "scratch")
+        writer.wait()
+        for i in range(1, 5):
+            Path(f"{other}.{i}").unlink(missing_ok=True)
+        if out.disk_exceeded or out.returncode != 0:
+            problems.append(f"killed for another job's 200 MB on the same disk: {out}")
     return problems
 
 
@@ -369,7 +381,8 @@ def main():
               ("hidden paths unreadable (absolute, '..', /proc/self/cwd, /proc/<grader>/cwd, #include), "
                "visible folders inside them readable", hidden_paths),
               ("no network: connect to 127.0.0.1 fails, only lo", no_network),
-              ("300 MB in /dev/shm count as memory, 200 MB in the scratch folder go past a disk limit", limits_hold))
+              ("300 MB in /dev/shm count as memory, 200 MB in the scratch folder go past a disk limit (but 200 MB "
+               "another job writes to the same disk does not, under --run-as)", limits_hold))
     for what, check in checks:
         for run_as in users:
             who = "as the grader's user" if run_as is None else "with --run-as nobody"
