@@ -5,7 +5,7 @@ Modules, in the order a grading run uses them:
   submission  a submission folder or archive, opened safely, and its files per lab
   cache       the prebuilt instructor tree, copied fresh for each submission
   sandbox     running untrusted programs with a timeout, a memory limit and a clean environment
-  gtest       running a test binary and reading its results from GoogleTest's JSON file
+  gtest       running the student's test binary (it records its calls), then the judge (it replays them and decides)
   scoring     test outcomes -> points per test, per step and per lab
   results     results.json (Gradescope), the readable report, merging runs, grades.csv
   schema      a small JSON-schema checker for results.json
