@@ -15,6 +15,9 @@ KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "grader"))
 from kitgrader import classroom, grading  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from class_stubs import stub_grader  # noqa: E402
+
 # Writes a grading worth 0 for its own student; the student "mallory" also rewrites the
 # grading of "alice" (graded before it) to 10 and its own done stamp stays honest.
 STAND_IN = r"""
@@ -36,24 +39,8 @@ if student == "mallory":
 """
 
 
-class StubCache:
-    def stamp(self):
-        return {"fingerprint": "x"}
-
-    def intact(self):
-        return True
-
-
-class StubGrader:
-    def __init__(self, opts):
-        self.labs, self.cache = [], StubCache()
-
-    def prepare(self):
-        pass
-
-
 def main():
-    classroom.Grader = StubGrader
+    classroom.Grader = stub_grader()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         subs = work / "subs"

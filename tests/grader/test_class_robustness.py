@@ -21,6 +21,9 @@ KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "grader"))
 from kitgrader import classroom, grading, labs as labsmod  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from class_stubs import stub_grader  # noqa: E402
+
 failures = []
 
 
@@ -68,23 +71,10 @@ BROKEN = {"crash": "exit status 1", "killed": "killed by signal 9",
           "bomb": "submission refused: too large"}
 
 
-class StubCache:
-    def stamp(self):
-        return {"fingerprint": "x"}
-
-    def intact(self):
-        return True
-
-
-class StubGrader:
+def class_grader():
     """The lab 00-basics as the class run sees it, without a build."""
-
-    def __init__(self, opts):
-        self.all_labs = labsmod.discover(KIT)
-        self.labs, self.cache = [self.all_labs["00-basics"]], StubCache()
-
-    def prepare(self):
-        pass
+    every = labsmod.discover(KIT)
+    return stub_grader([every["00-basics"]], every)
 
 
 def make_uploads(subs):
@@ -139,7 +129,7 @@ def names():
 
 def class_run():
     """The whole class run, twice (the second resumes): grades.csv complete both times."""
-    classroom.Grader = StubGrader
+    classroom.Grader = class_grader()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         make_uploads(work / "subs")
@@ -177,7 +167,7 @@ def class_run():
 
 def out_inside_subs():
     """--out inside --subs: the output folder is not graded as a student, even on a rerun."""
-    classroom.Grader = StubGrader
+    classroom.Grader = class_grader()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "subs" / "alice").mkdir(parents=True)
