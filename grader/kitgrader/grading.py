@@ -118,7 +118,6 @@ class Grader:
         hidden = (kit / "reference", kit / "tests" / "hidden", kit / "build" / "reference",
                   kit / "build" / "obj-*" / "reference", work_root / (WORK_PREFIX + "*"))
         opts.limits.hidden_paths = tuple(dict.fromkeys([*opts.limits.hidden_paths, *map(str, hidden)]))
-        sandbox.set_default_hidden_paths(opts.limits.hidden_paths)  # limits made later (the build's) too
 
     def prepare(self):
         self.cache.ensure([l.name for l in self.labs], frozen=self.o.frozen_cache)

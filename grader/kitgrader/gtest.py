@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import stat
 import time
 from dataclasses import dataclass
@@ -104,16 +103,17 @@ class Runner:
         self.env, self.limits, self.retry, self.memory_guard = env, limits, retry, memory_guard
         self.scratch, self.visible = scratch, tuple(visible)  # a fresh HOME/TMPDIR per program run
         self.cpu_s = 0.0
-        self.digest = None
         self.shared_tmp = False  # some run had the machine's /tmp and /dev/shm (no namespace here)
 
-    def _attempt(self, binary, tag, gtest_filter=None, timeout=None, record=None, judge=None):
+    def _attempt(self, binary, digest, tag, gtest_filter=None, timeout=None, record=None, replay=None):
         """One run. Returns ({name: TestOutcome}, None) or (None, why it cannot be trusted).
-        record: the student's program records its calls there. judge: (records, folder): the
-        judge replays them, writing its results in that folder of the grader's."""
-        if self.digest and sha256(binary) != self.digest:
+        digest: the binary's sha256 when it was built (None: not checked). record: the student's
+        program records its calls in this file. replay: the record files the judge replays; it
+        writes its results in judge_dir, the grader's own folder."""
+        if digest and sha256(binary) != digest:
             return None, "was modified after it was built (by code run in an earlier test?)"
-        where = judge[1] if judge else self.results_dir
+        judge = replay is not None
+        where = self.judge_dir if judge else self.results_dir
         json_path = where / f"{tag}.json"
         marker = where / f"{tag}.premature"
         for p in (json_path, marker):
@@ -125,7 +125,7 @@ class Runner:
         if record:
             cmd.append(f"--kit-record={record}")
         if judge:
-            cmd.append("--kit-replay=" + ",".join(map(str, judge[0])))
+            cmd.append("--kit-replay=" + ",".join(map(str, replay)))
         over = {} if timeout is None else {"timeout_s": timeout}
         if judge:  # trusted code reading hostile records: limits, but no other user and no masks
             over.update(run_as=None, hidden_paths=())
@@ -168,11 +168,8 @@ class Runner:
         if judge is None or self.judge_dir is None:
             return {t.name: TestOutcome("failed", f"the grader has no judge for {name}: rebuild the cache "
                                         "(grade.py prebuild)") for t in tests}
-        self.digest = digest
-        records, problems = self._record(binary, name, tests)
-        copies = self._copy_records(records)
-        self.digest = judge_digest
-        verdicts, why = self._attempt(judge, f"{name}.judge", judge=(copies, self.judge_dir))
+        records, problems = self._record(binary, digest, name, tests)
+        verdicts, why = self._attempt(judge, judge_digest, f"{name}.judge", replay=self._copy_records(records))
         if verdicts is None:
             return {t.name: TestOutcome("failed", f"the judge could not replay {name}'s records: {why}")
                     for t in tests}
@@ -186,18 +183,18 @@ class Runner:
             out[t.name] = r
         return out
 
-    def _record(self, binary, name, tests):
+    def _record(self, binary, digest, name, tests):
         """Runs the student's program, recording its calls. Returns (record files, {test:
         (status, why its run was not whole)}); a run that was not whole is re-run test by test."""
         first = self.results_dir / f"{name}.rec"
-        _, why = self._attempt(binary, name, record=first)
+        _, why = self._attempt(binary, digest, name, record=first)
         if why is None:
             return [first], {}
         if not self.retry:
             return [first], {t.name: ("failed", f"{name} {why}") for t in tests}
-        return self._rerun_one_by_one(binary, name, why, tests, first)
+        return self._rerun_one_by_one(binary, digest, name, why, tests, first)
 
-    def _rerun_one_by_one(self, binary, name, why, tests, first):
+    def _rerun_one_by_one(self, binary, digest, name, why, tests, first):
         """Each test again, alone, with its own timeout and record file: one hanging test must
         not use up the time of the next. All re-runs of one program share a cap of RERUN_CAP
         timeouts."""
@@ -209,8 +206,8 @@ class Runner:
                 problems[t.name] = ("no_time", f"{name} {why}; no time left to re-run this test on its own")
                 continue
             rec = self.results_dir / f"{name}.{i}.rec"
-            _, own_why = self._attempt(binary, f"{name}.{i}", gtest_filter=t.name, timeout=min(self.limits.timeout_s, left),
-                                       record=rec)
+            _, own_why = self._attempt(binary, digest, f"{name}.{i}", gtest_filter=t.name,
+                                       timeout=min(self.limits.timeout_s, left), record=rec)
             records.append(rec)
             problems[t.name] = ("failed", f"{name} {why}; run on its own, this test {own_why}" if own_why
                                 else f"(re-run on its own after {name} {why})")
@@ -227,23 +224,12 @@ class Runner:
             except OSError:
                 continue  # nothing recorded: every call of those tests fails in the judge
             with os.fdopen(fd, "rb") as f, open(dst, "wb") as out:
-                if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                    shutil.copyfileobj(_Capped(f, MAX_RECORD_BYTES), out)
+                left = MAX_RECORD_BYTES if stat.S_ISREG(os.fstat(f.fileno()).st_mode) else 0
+                while left > 0 and (chunk := f.read(min(left, 1 << 20))):
+                    out.write(chunk)
+                    left -= len(chunk)
             copies.append(dst)
         return copies
-
-
-class _Capped:
-    """A file object that reads at most `left` bytes."""
-
-    def __init__(self, f, left):
-        self.f, self.left = f, left
-
-    def read(self, n=-1):
-        n = self.left if n is None or n < 0 else min(n, self.left)
-        data = self.f.read(n)
-        self.left -= len(data)
-        return data
 
 
 def sha256(path):

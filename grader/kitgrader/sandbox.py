@@ -30,22 +30,13 @@ import resource
 import shutil
 import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 import subprocess
 
 PASS_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
             "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")
 PASS_PREFIXES = ("POCL_", "KIT_CL_")
-
-
-_DEFAULTS = {"hidden_paths": ()}
-
-
-def set_default_hidden_paths(paths):
-    """hidden_paths of every Limits made from now on without one (the grader sets its kit's
-    private folders once, so that each build and test program of this process gets them)."""
-    _DEFAULTS["hidden_paths"] = tuple(str(p) for p in paths)
 
 
 @dataclass
@@ -62,8 +53,8 @@ class Limits:
     disk_mb: int = 4096                # growth of the writable file systems before it is killed; 0: no check
     # Folders made unreadable in the program's mount namespace (an empty read-only tmpfs over
     # each; visible folders inside one are bound back). Glob patterns (WORK/kitgrade-*) are
-    # matched when the program starts. Default: what set_default_hidden_paths set, else none.
-    hidden_paths: tuple = field(default_factory=lambda: _DEFAULTS["hidden_paths"])
+    # matched when the program starts.
+    hidden_paths: tuple = ()
 
 
 @dataclass

@@ -109,11 +109,11 @@ def trusted_objects(tree, lab):
 
 
 def _nm(paths):
-    """{path: [(name, demangled, type, size)]} for the non-local symbols of each object."""
+    """{path: [(name, demangled, type)]} for the non-local symbols of each object."""
     result = {str(p): [] for p in paths}
     if not paths:
         return result
-    raw = subprocess.run(["nm", "-A", "-P", "-S", *map(str, paths)], capture_output=True, text=True,
+    raw = subprocess.run(["nm", "-A", "-P", *map(str, paths)], capture_output=True, text=True,
                          errors="replace").stdout.splitlines()
     names = sorted({line.split(": ", 1)[1].split(" ", 1)[0] for line in raw if ": " in line})
     plain = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
@@ -131,37 +131,35 @@ def _nm(paths):
             continue
         if kind in "vw":  # weak undefined: a call all the same, resolved where a definition exists
             kind = "U"
-        size = int(fields[3], 16) if len(fields) > 3 else None
-        result.setdefault(path, []).append((name, demangled.get(name, name), kind, size))
+        result.setdefault(path, []).append((name, demangled.get(name, name), kind))
     return result
 
 
 class TrustedSymbols:
-    """What the instructor's objects of one lab define: {name: (kind, size, demangled)}."""
+    """What the instructor's objects of one lab define: {name: nm kind}, a strong kind where any is strong."""
 
     def __init__(self, tree, lab):
         self.defs = {}
         for syms in _nm(trusted_objects(tree, lab)).values():
-            for name, plain, kind, size in syms:
+            for name, _, kind in syms:
                 if kind != "U":
                     prev = self.defs.get(name)
                     # A strong definition anywhere is what a student copy would have to beat.
-                    if prev is None or (kind in "TDBRGS" and prev[0] not in "TDBRGS"):
-                        self.defs[name] = (kind, size, plain)
+                    if prev is None or (kind in "TDBRGS" and prev not in "TDBRGS"):
+                        self.defs[name] = kind
 
 
-def _call_allowed(name, plain, trusted):
+def _call_refusal(name, plain, trusted):
+    """The rule a call breaks, in words, or None when lab code may make it."""
     if KIT_DENIED.match(plain):
-        return False
-    if name in trusted.defs:
-        return True
-    if C_CALLS.match(name) or RUNTIME_HELPERS.match(name):
-        return True
+        return "the kit's oracle, registry, checked run and file readers and writers are the grader's"
+    if name in trusted.defs or C_CALLS.match(name) or RUNTIME_HELPERS.match(name):
+        return None
     if OPERATOR_NEW_DELETE.match(name) or STD_MANGLED.match(name):
-        return not STD_DENIED.search(plain)
+        return "no files, threads or system errors from the standard library" if STD_DENIED.search(plain) else None
     if name.startswith(("_ZN2cl", "_ZNK2cl")):  # the OpenCL C++ bindings
-        return True
-    return False
+        return None
+    return "only the kit, the C++ and C runtime, maths, memory, printing, CUDA and OpenCL"
 
 
 def _shortened(plain, limit=160):
@@ -169,16 +167,7 @@ def _shortened(plain, limit=160):
     return plain if len(plain) <= limit else plain[:limit - 5] + "(...)"
 
 
-def _call_rule(plain):
-    """The rule a refused call breaks, for the message."""
-    if KIT_DENIED.match(plain):
-        return "the kit's oracle, registry, checked run and file readers and writers are the grader's"
-    if STD_DENIED.search(plain):
-        return "no files, threads or system errors from the standard library"
-    return "only the kit, the C++ and C runtime, maths, memory, printing, CUDA and OpenCL"
-
-
-def _definition_problem(name, plain, kind, size, trusted):
+def _definition_problem(name, plain, kind, trusted):
     weak = kind in "WVui"
     if not name.startswith("_Z"):
         return None if GENERATED_DEFS.match(name) else f"defines the C-level name {_shortened(plain)}"
@@ -186,10 +175,9 @@ def _definition_problem(name, plain, kind, size, trusted):
         return f"replaces {_shortened(plain)}"
     if STD_MANGLED.match(name) and not weak:
         return f"defines the standard library's {_shortened(plain)}"
-    mine = trusted.defs.get(name)
-    if mine is None:
+    their_kind = trusted.defs.get(name)
+    if their_kind is None:
         return None
-    their_kind = mine[0]
     if not weak and their_kind not in "TDBRGS":
         return f"replaces the kit's or GoogleTest's {_shortened(plain)}"
     return None
@@ -200,19 +188,19 @@ def check(tree, lab, trusted=None):
     trusted = trusted or TrustedSymbols(tree, lab)
     objects = _nm(student_objects(tree, lab))
     # The student's files may call each other (a .cu calling a helper of a .cpp).
-    own = {name for syms in objects.values() for name, _, kind, _ in syms if kind != "U"}
+    own = {name for syms in objects.values() for name, _, kind in syms if kind != "U"}
     problems = []
     for path, syms in objects.items():
         obj = Path(path).name
         seen = set()
-        for name, plain, kind, size in syms:
+        for name, plain, kind in syms:
             if TEST_NAMESPACES.search(plain) or TEST_NAMESPACES.search(name):
                 why = f"uses GoogleTest or the kit's test support: {_shortened(plain)}"
             elif kind == "U":
-                why = None if name in own or _call_allowed(name, plain, trusted) else \
-                    f"calls {_shortened(plain)}, which lab code may not use ({_call_rule(plain)})"
+                rule = None if name in own else _call_refusal(name, plain, trusted)
+                why = rule and f"calls {_shortened(plain)}, which lab code may not use ({rule})"
             else:
-                why = _definition_problem(name, plain, kind, size, trusted)
+                why = _definition_problem(name, plain, kind, trusted)
             if why and why not in seen:
                 seen.add(why)
                 problems.append((obj, why))

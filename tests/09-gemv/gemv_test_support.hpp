@@ -9,8 +9,7 @@
 /// a kernel that reads either produces NaN, which never passes.
 ///
 /// Every call into the student's gemv_cpu.cpp and gemv_cuda.cu goes through
-/// kit::testing::observe (tests/support/observe.hpp): matches_api hands run_checked a run
-/// wrapped in observe, and observed_run_checked does the same for a registered variant.
+/// kit::testing::observe (tests/support/observe.hpp), through kit::testing::observed_run_checked.
 #pragma once
 
 #include <cmath>
@@ -32,16 +31,6 @@
 KIT_OBSERVABLE(kit::GemvShape, block_size, thread_y, columns_per_warp)
 
 namespace gemv_test {
-
-/// @brief kit::run_checked of a registered variant, its run observed (recorded in the student's
-/// program, replayed by the judge). @param v [in] variant  @param ref [in] problem and oracle answer
-/// @param opt [in] options  @param cmp [in] comparison
-inline kit::CheckedRun observed_run_checked(const kit::Variant& v, const kit::Reference& ref,
-                                            const kit::RunOptions& opt, kit::Comparison cmp = kit::Comparison::bound) {
-    return kit::run_checked(v, ref, opt, cmp, [&] {
-        return kit::testing::observe([&] { return v.run(ref.matrix(), ref.x(), ref.y(), opt); });
-    });
-}
 
 /// @brief A fully dense m x n hub matrix with values in [-1, 1].
 /// @param m [in] rows  @param n [in] columns  @param seed [in] random seed
@@ -120,7 +109,7 @@ template <class Call>
     };
     kit::RunOptions opt;
     opt.precision = p;
-    const kit::CheckedRun r = observed_run_checked(v, ref, opt);  // v.run calls the student's kernel
+    const kit::CheckedRun r = kit::testing::observed_run_checked(v, ref, opt);  // v.run calls the student's kernel
     if (r.status == kit::RunStatus::ok) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "case '" << c.label << "': " << kit::where(v, p) << ": "
                                          << kit::to_string(r.status) << ": " << r.message;

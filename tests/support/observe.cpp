@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 #include <new>
+#include <set>
 
 namespace kit::testing {
 
@@ -57,8 +58,8 @@ void load(const std::string& path, std::map<std::string, std::pair<std::uint8_t,
     } catch (const NotRecorded&) {
         // A program killed while writing leaves a record cut short: keep the whole ones.
     }
-    std::map<std::string, bool> tests;
-    for (const auto& [call, _] : mine) tests[test_of(call)] = true;
+    std::set<std::string> tests;
+    for (const auto& [call, _] : mine) tests.insert(test_of(call));
     for (auto it = calls.begin(); it != calls.end();)
         it = tests.count(test_of(it->first)) ? calls.erase(it) : std::next(it);
     calls.insert(mine.begin(), mine.end());

@@ -60,6 +60,10 @@ double oracle_ms(const Problem& p) {
 
 }  // namespace
 
+CheckedRun observed_run_checked(const Variant& v, const Reference& ref, const RunOptions& opt, Comparison cmp) {
+    return run_checked(v, ref, opt, cmp, [&] { return observe([&] { return v.run(ref.matrix(), ref.x(), ref.y(), opt); }); });
+}
+
 CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
 
 ::testing::AssertionResult gpu_did_the_work(const std::string& name, const CooMatrix& A, const RunOptions& options) {
@@ -72,9 +76,7 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
     opt.repeats = 5;
     const Reference ref(p.A, p.x, p.y);
 
-    const CheckedRun c = run_checked(*v, ref, opt, Comparison::bound, [&] {
-        return observe([&] { return v->run(ref.matrix(), ref.x(), ref.y(), opt); });
-    });
+    const CheckedRun c = observed_run_checked(*v, ref, opt);
     const double gpu_ms = c.result.median_ms(), cpu_ms = oracle_ms(p);
 
     if (c.status != RunStatus::ok) return failure_of(*v, opt.precision, c);
@@ -98,9 +100,7 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
     RunOptions opt = options;
     opt.precision = p;
     const Reference ref(problem.A, problem.x, problem.y);
-    const CheckedRun c = run_checked(*v, ref, opt, exact ? Comparison::exact : Comparison::bound, [&] {
-        return observe([&] { return v->run(ref.matrix(), ref.x(), ref.y(), opt); });
-    });
+    const CheckedRun c = observed_run_checked(*v, ref, opt, exact ? Comparison::exact : Comparison::bound);
     if (c.status == RunStatus::ok) return ::testing::AssertionSuccess();
     return failure_of(*v, p, c);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "checked_run.hpp"
 #include "coo.hpp"
 #include "variants.hpp"
 
@@ -39,6 +40,13 @@ Problem random_vectors(CooMatrix A, unsigned seed);
 /// @param options [in] run options (tile shapes, ...); its precision is replaced by p
 ::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
                                           const Problem& problem, bool exact = false, const RunOptions& options = {});
+
+/// @brief kit::run_checked of a registered variant with its run observed (observe.hpp): in the
+/// grader, recorded in the student's program and replayed by the judge. Every test that runs a
+/// variant goes through it. @param v [in] variant  @param ref [in] problem and oracle answer
+/// @param opt [in] options  @param cmp [in] comparison
+CheckedRun observed_run_checked(const Variant& v, const Reference& ref, const RunOptions& opt,
+                                Comparison cmp = Comparison::bound);
 
 /// @brief Tier 3: the hostile gallery, each matrix with its name and random vectors.
 ///
