@@ -24,6 +24,7 @@ Outcome.private_tmp is then False (the grader flags it), and under --run-as what
 left in them is removed after the program.
 """
 import ctypes
+import fcntl
 import glob
 import os
 import resource
@@ -445,11 +446,30 @@ def _file_systems(paths):
     return list(out.values())
 
 
+def _user_lock(uid):
+    """An exclusive lock on the --run-as user, shared by every grader process of this machine:
+    each program of that user kills every other process of it when it starts and ends, so two
+    gradings with the same user (two `make grade` at once) must take turns, one program at a
+    time, or they kill each other's builds and tests."""
+    fd = os.open(f"/tmp/kitgrade-user-{uid}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
 def run(cmd, cwd, env, limits, log_path, memory_guard=True, scratch=None, visible=()):
     """Runs cmd; stdout and stderr go to log_path. Never raises for what the program does.
     scratch: a folder made fresh for this program as its HOME and TMPDIR, removed afterwards.
     visible: folders (besides cwd and scratch) the program needs that may lie under /tmp or
     under a hidden path."""
+    lock = _user_lock(limits.run_as[0]) if limits.run_as else None
+    try:
+        return _run(cmd, cwd, env, limits, log_path, memory_guard, scratch, visible)
+    finally:
+        if lock is not None:
+            os.close(lock)
+
+
+def _run(cmd, cwd, env, limits, log_path, memory_guard, scratch, visible):
     _become_subreaper()
     _kill_descendants(limits.run_as)  # anything an earlier program left behind goes before this one starts
     if scratch is not None:

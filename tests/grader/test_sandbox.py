@@ -104,12 +104,32 @@ def student(role, folder, run_as):
     """One student's program, graded by this process (a grader of its own)."""
     folder = Path(folder)
     script = folder / "prog.sh"
-    script.write_text(STUDENT_A if role == "A" else STUDENT_B)
+    script.write_text({"A": STUDENT_A, "B": STUDENT_B}.get(role, SLEEPER))
     env = sandbox.clean_env(folder, {"TAG": os.environ["TAG"], "HOLD": os.environ.get("HOLD", "0"),
                                      "A_SCRATCH": os.environ.get("A_SCRATCH", "")})
     limits = sandbox.Limits(timeout_s=60, memory_mb=512, run_as=run_as)
     out = sandbox.run(["sh", str(script)], folder, env, limits, folder / "log", scratch=folder / "scratch")
     (folder / "outcome.json").write_text(json.dumps(out.__dict__))
+
+
+SLEEPER = "sleep 3; echo survived > \"$HOME/../survived\"\n"
+
+
+def same_user_at_once(run_as, work):
+    """Problems with two graders (two processes) that run programs as the same user at once:
+    each program kills every process of its user when it starts and ends, so without taking
+    turns the second grader's program would kill the first's."""
+    folders = [work / "first", work / "second"]
+    for f in folders:
+        f.mkdir()
+        os.chmod(f, 0o777)
+    cmd = [sys.executable, __file__, "--student", "S"]
+    first = subprocess.Popen(cmd + [str(folders[0]), json.dumps(run_as)], env=dict(os.environ, TAG="x"))
+    time.sleep(1)
+    subprocess.run(cmd + [str(folders[1]), json.dumps(run_as)], env=dict(os.environ, TAG="x"))
+    first.wait()
+    return [f"the {f.name} grader's program was killed: {(f / 'log').read_text(errors='replace')}"
+            for f in folders if not (f / "survived").exists()]
 
 
 def private_tmp(run_as, work):
@@ -381,6 +401,8 @@ def main():
               ("hidden paths unreadable (absolute, '..', /proc/self/cwd, /proc/<grader>/cwd, #include), "
                "visible folders inside them readable", hidden_paths),
               ("no network: connect to 127.0.0.1 fails, only lo", no_network),
+              ("two graders running programs as the same user at once take turns, neither killing the other's",
+               same_user_at_once),
               ("300 MB in /dev/shm count as memory, 200 MB in the scratch folder go past a disk limit (but 200 MB "
                "another job writes to the same disk does not, under --run-as)", limits_hold))
     for what, check in checks:
