@@ -23,6 +23,7 @@ import argparse
 import filecmp
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -97,6 +98,11 @@ def main():
     ap.add_argument("starter")
     ap.add_argument("--check", action="store_true", help="only report whether starter/ is up to date")
     args = ap.parse_args()
+    if not os.path.isdir(args.reference):
+        # The student edition has no reference/: its starter/ is the student's work, never rewritten.
+        print(f"starter: there is no {args.reference}/ here (the student edition has none), so there is nothing "
+              f"to generate {args.starter}/ from; your files in {args.starter}/ are left as they are", file=sys.stderr)
+        return 2
     if args.check:
         with tempfile.TemporaryDirectory() as tmp:
             generate(args.reference, tmp)
@@ -108,10 +114,17 @@ def main():
             return 1
         print("check-starter: starter/ matches reference/")
         return 0
+    # Generated beside it first: a generation that fails leaves the old starter/ whole.
+    fresh = tempfile.mkdtemp(prefix=".starter-new-", dir=os.path.dirname(os.path.abspath(args.starter)))
+    try:
+        generate(args.reference, fresh)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
     if os.path.isdir(args.starter):
-        import shutil
         shutil.rmtree(args.starter)
-    generate(args.reference, args.starter)
+    os.rename(fresh, args.starter)
+    os.chmod(args.starter, 0o755)
     print(f"starter: wrote {args.starter}/ from {args.reference}/")
     return 0
 
