@@ -69,7 +69,7 @@ FEATURES := cuda$(HAVE_CUDA)-opencl$(HAVE_OPENCL)$(if $(filter 1,$(HAVE_CUDA)),-
 OBJ      := $(BUILD)/obj-$(FEATURES)
 
 # ---------------------------------------------------------------- flags
-# Each target sees labs/common and nothing else of the kit, plus, per folder: a lab's own
+# Each target sees labs/common (its headers are named by role: "formats/csr.hpp") and nothing else of the kit, plus, per folder: a lab's own
 # files see their lab (labs/NN, reference/NN, starter/NN), its tests also tests/NN, and every
 # test tests/support. So a file that reaches into another lab does not compile, and
 # scripts/testing/check_includes.py says which line did it.
@@ -106,7 +106,10 @@ $(if $(filter 1,$(HAVE_OPENCL)),$(patsubst %,$(BUILD)/gen/%.cpp,$(wildcard $(1)/
 endef
 obj = $(patsubst %,$(OBJ)/%.o,$(patsubst $(BUILD)/%,%,$(1)))
 
-KIT_SRC        := $(call sources_in,labs/common)
+# The kit library: one folder per role under labs/common (core, formats, io, gpu, measure,
+# registry, check, model).
+KIT_DIRS       := $(sort $(dir $(wildcard labs/common/*/)))
+KIT_SRC        := $(foreach d,$(KIT_DIRS),$(call sources_in,$(d:/=)))
 KIT_OBJ        := $(call obj,$(KIT_SRC))
 TEST_MAIN_OBJ  := $(call obj,$(wildcard tests/support/*.cpp))
 lab_obj         = $(call obj,$(call sources_in,labs/$(1)))
@@ -198,7 +201,7 @@ endef
 # copy of an inline function (a weak, COMDAT symbol), the linker keeps the first it meets, so
 # the kit's own copy is used whatever the student's compiler made of it.
 define impl_rules
-$(BUILD)/$(1)/bin/spmv-kit: $(call obj,$(wildcard labs/spmv-kit/*.cpp)) $(call reg_obj,all) \
+$(BUILD)/$(1)/bin/spmv-kit: $(call obj,$(wildcard cli/*.cpp)) $(call reg_obj,all) \
                             $(call ALL_LAB_OBJ,$(1)) $(KIT_OBJ)
 	@mkdir -p $$(@D)
 	$$(LINK)

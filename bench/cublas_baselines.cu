@@ -3,11 +3,11 @@
 
 #include <string>
 
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "cublas_baselines.hpp"
-#include "cuda_run.hpp"
-#include "dense.hpp"
-#include "kit_error.hpp"
+#include "gpu/cuda_run.hpp"
+#include "formats/dense.hpp"
+#include "core/kit_error.hpp"
 
 namespace bench {
 namespace {

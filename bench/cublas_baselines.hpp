@@ -4,12 +4,12 @@
 /// Baselines (backend cuda, lab "cublas"), both y <- y + A x with alpha = beta = 1:
 /// - `cublas-gemv`:   cublasSgemv/cublasDgemv, CUBLAS_OP_N on A stored column-major
 /// - `cublas-gemv-t`: CUBLAS_OP_T on A^T stored column-major (the transposed GEMV)
-/// The dense copy refuses as kit::Dense does (labs/common/dense.hpp); bytes are kit::dense_bytes.
+/// The dense copy refuses as kit::Dense does (labs/common/formats/dense.hpp); bytes are kit::dense_bytes.
 #pragma once
 
 #include <vector>
 
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace bench {
 

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <type_traits>
 
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
 #include "cusparse_baselines.hpp"
-#include "device_formats.hpp"
-#include "kit_error.hpp"
+#include "gpu/device_formats.hpp"
+#include "core/kit_error.hpp"
 
 namespace bench {
 namespace {

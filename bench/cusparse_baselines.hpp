@@ -17,7 +17,7 @@
 
 #include <vector>
 
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace bench {
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "report_support.hpp"
-#include "timing.hpp"
+#include "core/timing.hpp"
 
 namespace bench {
 namespace {

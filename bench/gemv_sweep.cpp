@@ -10,12 +10,12 @@
 #include <tuple>
 #include <vector>
 
-#include "bandwidth_ceiling.hpp"
-#include "bytes_model.hpp"
-#include "checked_run.hpp"
-#include "kit_error.hpp"
+#include "measure/bandwidth_ceiling.hpp"
+#include "measure/bytes_model.hpp"
+#include "check/checked_run.hpp"
+#include "core/kit_error.hpp"
 #include "suite.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 #if KIT_HAVE_CUDA
 #include "cublas_baselines.hpp"
 #include "cusparse_baselines.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "types.hpp"
+#include "core/types.hpp"
 
 namespace bench {
 

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
-#include "matrix_stats.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
+#include "model/matrix_stats.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <set>
 
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 #include "report_support.hpp"
 
 namespace bench {

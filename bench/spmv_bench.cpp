@@ -22,15 +22,15 @@
 #include <sstream>
 #include <sys/stat.h>
 
-#include "bytes_model.hpp"
-#include "checked_run.hpp"
-#include "format_model.hpp"
+#include "measure/bytes_model.hpp"
+#include "check/checked_run.hpp"
+#include "model/format_model.hpp"
 #include "gemv_sweep.hpp"
-#include "bandwidth_ceiling.hpp"
-#include "kit_error.hpp"
+#include "measure/bandwidth_ceiling.hpp"
+#include "core/kit_error.hpp"
 #include "report.hpp"
 #include "suite.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 #if KIT_HAVE_CUDA
 #include "cusparse_baselines.hpp"
 #endif

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "block_fem.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
+#include "io/block_fem.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
 
 namespace bench {
 namespace {

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "coo.hpp"
+#include "formats/coo.hpp"
 
 namespace bench {
 

@@ -15,7 +15,7 @@ FUZZ_BIN      := $(FUZZ_DIR)/mtx-fuzz
 # a build without CUDA and OpenCL holds (the registration list is generated as the
 # Makefile does it).
 FUZZ_HOST_SRC  = $(filter-out %_opencl.cpp %_main.cpp,$(wildcard $(1)/*.cpp))
-FUZZ_SRC      := fuzz/mtx_fuzz.cpp $(call FUZZ_HOST_SRC,labs/common) \
+FUZZ_SRC      := fuzz/mtx_fuzz.cpp $(foreach d,$(KIT_DIRS),$(call FUZZ_HOST_SRC,$(d:/=))) \
                  $(foreach l,$(LABS),$(call FUZZ_HOST_SRC,labs/$(l)) $(call FUZZ_HOST_SRC,reference/$(l))) \
                  $(FUZZ_DIR)/gen/labs-all.cpp
 FUZZ_OBJ      := $(patsubst %,$(FUZZ_DIR)/obj/%.o,$(patsubst $(FUZZ_DIR)/%,%,$(FUZZ_SRC)))

@@ -16,17 +16,17 @@
 #include <string>
 #include <vector>
 
-#include "bcsr.hpp"
-#include "checked_run.hpp"
-#include "coo.hpp"
-#include "csr.hpp"
-#include "csr5.hpp"
-#include "dia.hpp"
-#include "ell.hpp"
-#include "hyb.hpp"
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
-#include "variants.hpp"
+#include "formats/bcsr.hpp"
+#include "check/checked_run.hpp"
+#include "formats/coo.hpp"
+#include "formats/csr.hpp"
+#include "formats/csr5.hpp"
+#include "formats/dia.hpp"
+#include "formats/ell.hpp"
+#include "formats/hyb.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 

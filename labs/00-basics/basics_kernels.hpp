@@ -5,7 +5,7 @@
 /// same y <- y + A x. The student writes both in reference/00-basics (starter/00-basics).
 #pragma once
 
-#include "csr.hpp"
+#include "formats/csr.hpp"
 
 namespace kit::cpu {
 /// @brief y <- y + A x on the CPU, one row at a time.

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "checked_run.hpp"
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
+#include "check/checked_run.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Lab 00 variants: "csr" on the CPU (and, in register_cuda.cu, on CUDA).
 #include "basics_kernels.hpp"
-#include "bytes_model.hpp"
-#include "variants.hpp"
+#include "measure/bytes_model.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

@@ -1,8 +1,8 @@
 // Lab 00 CUDA variant: "csr" (one thread per row), the TU Delft kernel.
 #include "basics_kernels.hpp"
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 
 namespace kit {
 

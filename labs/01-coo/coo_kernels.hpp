@@ -6,7 +6,7 @@
 /// the price is that several threads add into the same y[row].
 #pragma once
 
-#include "coo.hpp"
+#include "formats/coo.hpp"
 
 namespace kit::cpu {
 /// @brief y <- y + A x on the CPU, one loop over the entries.

@@ -1,7 +1,7 @@
 // Lab 01 variants: "coo" on the CPU; "coo-atomic" and "coo-segmented" on CUDA (register_cuda.cu).
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "coo_kernels.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

@@ -1,8 +1,8 @@
 // Lab 01 CUDA variants: one thread per entry with atomics, and a warp-segmented reduction.
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "coo_kernels.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 
 namespace kit {
 

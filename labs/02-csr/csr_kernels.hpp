@@ -24,7 +24,7 @@
 
 #include <algorithm>
 
-#include "csr.hpp"
+#include "formats/csr.hpp"
 
 namespace kit {
 

@@ -2,10 +2,10 @@
 // csr-scalar on OpenCL.
 #include <string>
 
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "csr_kernels.hpp"
-#include "kit_error.hpp"
-#include "variants.hpp"
+#include "core/kit_error.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

@@ -2,10 +2,10 @@
 #include <string>
 #include <type_traits>
 
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "csr_kernels.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 
 namespace kit {
 namespace {

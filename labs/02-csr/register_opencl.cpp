@@ -1,7 +1,7 @@
 // Lab 02 OpenCL variant: csr-scalar, one work-item per row (kernel in csr_scalar.cl).
-#include "bytes_model.hpp"
-#include "csr.hpp"
-#include "opencl_runtime.hpp"
+#include "measure/bytes_model.hpp"
+#include "formats/csr.hpp"
+#include "gpu/opencl_runtime.hpp"
 
 extern const char kit_cl_csr_scalar[];  // the student's csr_scalar.cl, embedded by the build
 

@@ -7,7 +7,7 @@
 /// row + offset. The price is padding wherever a diagonal is not full.
 #pragma once
 
-#include "dia.hpp"
+#include "formats/dia.hpp"
 
 namespace kit::cpu {
 /// @brief y <- y + A x on the CPU: for each diagonal, every row it crosses inside the matrix.

@@ -1,7 +1,7 @@
 // Lab 03 variants: "dia" on the CPU; "dia-naive" and "dia-shared" on CUDA (register_cuda.cu).
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "dia_kernels.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

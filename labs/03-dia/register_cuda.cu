@@ -1,7 +1,7 @@
 // Lab 03 CUDA variants: one thread per row, offsets from global memory or staged in shared memory.
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 #include "dia_kernels.hpp"
 
 namespace kit {

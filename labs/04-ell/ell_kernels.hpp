@@ -7,7 +7,7 @@
 /// entries that did not fit.
 #pragma once
 
-#include "hyb.hpp"
+#include "formats/hyb.hpp"
 
 namespace kit::cpu {
 /// @brief y <- y + A x on the CPU, skipping padding slots (column < 0).

@@ -1,7 +1,7 @@
 // Lab 04 variants: "ell" and "hyb" on the CPU; "ell" and "hyb" on CUDA (register_cuda.cu).
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "ell_kernels.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

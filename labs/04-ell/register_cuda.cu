@@ -1,7 +1,7 @@
 // Lab 04 CUDA variants: ELL with one thread per row, and HYB (ELL kernel, then COO kernel).
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 #include "ell_kernels.hpp"
 
 namespace kit {

@@ -9,8 +9,8 @@
 
 #include <type_traits>
 
-#include "bcsr.hpp"
-#include "kit_error.hpp"
+#include "formats/bcsr.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit {
 

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "bcsr.hpp"
-#include "bcsr_profile.hpp"
-#include "variants.hpp"
+#include "formats/bcsr.hpp"
+#include "model/bcsr_profile.hpp"
+#include "registry/variants.hpp"
 
 namespace kit::bcsr {
 

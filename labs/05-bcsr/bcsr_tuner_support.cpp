@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "bcsr_tuner.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 #ifndef KIT_MATRICES_DIR
 #error "KIT_MATRICES_DIR must be defined by the build (the matrices/ folder)"

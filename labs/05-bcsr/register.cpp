@@ -2,8 +2,8 @@
 // Each honours the tunables "block_r"/"block_c" of RunOptions; absent, it asks the autotuner (bcsr_tuner.hpp).
 #include "bcsr_kernels.hpp"
 #include "bcsr_tuner.hpp"
-#include "bytes_model.hpp"
-#include "variants.hpp"
+#include "measure/bytes_model.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 namespace {

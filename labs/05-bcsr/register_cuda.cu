@@ -2,9 +2,9 @@
 // bcsr-auto, which runs whichever of the two the tuner's joint pick names, at its block shape.
 #include "bcsr_kernels.hpp"
 #include "bcsr_tuner.hpp"
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 
 namespace kit {
 namespace {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "bcsr_tuner.hpp"
-#include "block_fem.hpp"
-#include "checked_run.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
+#include "io/block_fem.hpp"
+#include "check/checked_run.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
 
 namespace {
 

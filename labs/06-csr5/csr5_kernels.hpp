@@ -12,7 +12,7 @@
 /// 3. **tail**: the entries after the last complete tile, row by row as in CSR.
 #pragma once
 
-#include "csr5.hpp"
+#include "formats/csr5.hpp"
 
 namespace kit::cpu {
 /// @brief Phase 1 for one complete tile: adds to y the rows that start inside the tile and

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "checked_run.hpp"
-#include "csr5.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
+#include "check/checked_run.hpp"
+#include "formats/csr5.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
 
 namespace {
 

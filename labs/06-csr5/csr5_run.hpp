@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "bytes_model.hpp"
-#include "csr5.hpp"
-#include "variants.hpp"
+#include "measure/bytes_model.hpp"
+#include "formats/csr5.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

@@ -1,8 +1,8 @@
 // Lab 06 CUDA variant: "csr5", one warp (omega lanes) per tile, atomics for the carries.
 #include "csr5_kernels.hpp"
 #include "csr5_run.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 
 namespace kit {
 namespace {

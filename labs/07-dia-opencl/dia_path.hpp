@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "dia.hpp"
-#include "kit_error.hpp"
-#include "types.hpp"
-#include "variants.hpp"
+#include "formats/dia.hpp"
+#include "core/kit_error.hpp"
+#include "core/types.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

@@ -8,12 +8,12 @@
 #include <random>
 #include <string>
 
-#include "bytes_model.hpp"
-#include "bandwidth_ceiling.hpp"
+#include "measure/bytes_model.hpp"
+#include "measure/bandwidth_ceiling.hpp"
 #include "dia_path.hpp"
-#include "generators.hpp"
-#include "checked_run.hpp"
-#include "variants.hpp"
+#include "io/generators.hpp"
+#include "check/checked_run.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 

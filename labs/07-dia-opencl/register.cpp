@@ -1,9 +1,9 @@
 // Lab 07 variants: "dia-loop" on the CPU (step 0); dia-naive, dia-aligned, dia-local,
 // dia-vec4 and dia-image on OpenCL (steps 1-5, register_opencl.cpp); dia-vec4, dia-ldg and
 // dia-texture on CUDA (steps 4-5, register_cuda.cu).
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "dia_path.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

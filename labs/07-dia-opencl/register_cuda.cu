@@ -2,9 +2,9 @@
 // (kernels in reference/07-dia-opencl/dia_path_cuda.cu), and the CUDA copy-bandwidth ceiling.
 #include <memory>
 
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
-#include "device_formats.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 #include "dia_path.hpp"
 
 namespace kit {

@@ -1,9 +1,9 @@
 // Lab 07 OpenCL variants, steps 1-5 of the DIA path (kernels in reference/07-dia-opencl/dia_ocl_*.cl).
 #include <cstdio>
 
-#include "bytes_model.hpp"
+#include "measure/bytes_model.hpp"
 #include "dia_path.hpp"
-#include "opencl_runtime.hpp"
+#include "gpu/opencl_runtime.hpp"
 
 // the student's kernels, embedded by the build
 extern const char kit_cl_dia_ocl_naive[];

@@ -3,14 +3,14 @@
 ///
 /// Steps (handouts/08-format-choice.md): 1. the row-length PMF and its statistics, 2. each
 /// format's storage from the PMF, 3. each kernel's time, 4. the pick. The records live in
-/// labs/common/format_model.hpp so that the CLI can print them.
+/// labs/common/model/format_model.hpp so that the CLI can print them.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "coo.hpp"
-#include "format_model.hpp"
+#include "formats/coo.hpp"
+#include "model/format_model.hpp"
 
 namespace kit::model {
 

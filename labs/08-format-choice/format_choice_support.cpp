@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "dense.hpp"
-#include "dia.hpp"
-#include "ell.hpp"
+#include "formats/dense.hpp"
+#include "formats/dia.hpp"
+#include "formats/ell.hpp"
 #include "format_choice.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::model {
 

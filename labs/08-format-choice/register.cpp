@@ -1,7 +1,7 @@
 // Lab 08 registers no kernel of its own: it installs its model (format_choice.hpp) as the
-// one `spmv-kit info` and `spmv-kit run --format auto` call, through labs/common/format_model.hpp.
+// one `spmv-kit info` and `spmv-kit run --format auto` call, through labs/common/model/format_model.hpp.
 #include "format_choice.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

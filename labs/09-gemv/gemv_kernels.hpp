@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "dense.hpp"
+#include "formats/dense.hpp"
 
 namespace kit {
 

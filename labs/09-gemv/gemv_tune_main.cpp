@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "bytes_model.hpp"
-#include "checked_run.hpp"
+#include "measure/bytes_model.hpp"
+#include "check/checked_run.hpp"
 #include "gemv_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace {
 

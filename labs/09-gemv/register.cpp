@@ -3,10 +3,10 @@
 // A registered variant computes the kit's y <- y + A x from the hub matrix: it makes A dense
 // (column-major) and runs GEMV with alpha = beta = 1. A "-t" variant stores A^T instead and
 // runs the transposed GEMV, (A^T)^T x = A x, so both transposes are checked by the same oracle.
-#include "bytes_model.hpp"
-#include "dense.hpp"
+#include "measure/bytes_model.hpp"
+#include "formats/dense.hpp"
 #include "gemv_kernels.hpp"
-#include "variants.hpp"
+#include "registry/variants.hpp"
 
 namespace kit {
 

@@ -1,9 +1,9 @@
 // Lab 09 CUDA variants. Each has a "-t" twin that stores A^T and runs the transposed kernel.
 // "gemv-tuned" reads its shape from the tunables (gemv_shape_from: gemv_block_size and
 // gemv_thread_y, default 64 x 4, or gemv_columns_per_warp, transposed only).
-#include "bytes_model.hpp"
-#include "cuda_run.hpp"
-#include "dense.hpp"
+#include "measure/bytes_model.hpp"
+#include "gpu/cuda_run.hpp"
+#include "formats/dense.hpp"
 #include "gemv_kernels.hpp"
 
 #include <type_traits>

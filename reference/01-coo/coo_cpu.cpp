@@ -1,6 +1,6 @@
 // Lab 01, step 1: COO SpMV on the CPU. See handouts/01-coo.md.
 #include "coo_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

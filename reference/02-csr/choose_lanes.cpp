@@ -1,6 +1,6 @@
 // Lab 02, step 3 (host part): how many threads share a row in the adaptive kernel.
 #include "csr_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit {
 

@@ -1,7 +1,7 @@
 /// @file
 /// Lab 02, steps 1, 3 and 4: CSR SpMV kernels on the GPU. See handouts/02-csr.md.
 #include "csr_kernels.hpp"
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 
 namespace kit::cuda {
 namespace kernel {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "csr_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit {
 

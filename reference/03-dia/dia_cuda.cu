@@ -1,6 +1,6 @@
 /// @file
 /// Lab 03, steps 2 and 3: DIA SpMV on the GPU. See handouts/03-dia.md.
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 #include "dia_kernels.hpp"
 
 namespace kit::cuda {

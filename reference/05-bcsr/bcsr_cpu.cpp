@@ -1,6 +1,6 @@
 // Lab 05, step 1: BCSR SpMV on the CPU. See handouts/05-bcsr.md.
 #include "bcsr_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

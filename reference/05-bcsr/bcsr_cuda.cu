@@ -1,7 +1,7 @@
 /// @file
 /// Lab 05, steps 2 and 3: BCSR SpMV on the GPU. See handouts/05-bcsr.md.
 #include "bcsr_kernels.hpp"
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 
 namespace kit::cuda {
 namespace kernel {

@@ -4,7 +4,7 @@
 /// and shared-memory CUDA kernels are lab 03's.
 #include <algorithm>
 
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 #include "dia_path.hpp"
 
 namespace kit::cuda {

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 fail() { echo "progress check: FAIL: $*"; status=1; }
 
-sources=(labs/common/types.cpp labs/common/csr.cpp labs/00-basics/register.cpp starter/00-basics/csr_cpu.cpp)
+sources=(labs/common/core/types.cpp labs/common/formats/csr.cpp labs/00-basics/register.cpp starter/00-basics/csr_cpu.cpp)
 vars=(NVCC= LAB=00-basics)
 objdir() {  # BUILD: the object folder of this feature set
   make -s --no-print-directory "${vars[@]}" BUILD="$1" --eval='objdir-probe: ; @echo $(OBJ)' objdir-probe
@@ -64,14 +64,14 @@ build "$tmp/b1" -j2 >"$tmp/log3" || fail "the no-op build failed"
 
 echo "== one object to redo: [1/1]"
 o=$(objdir "$tmp/b1")
-rm -f "$o/labs/common/csr.cpp.o"
+rm -f "$o/labs/common/formats/csr.cpp.o"
 build "$tmp/b1" -j2 >"$tmp/log4" || fail "the rebuild failed"
-[ "$(cat "$tmp/log4")" = "[1/1] CXX  labs/common/csr.cpp" ] || fail "rebuild of one object printed: $(cat "$tmp/log4")"
+[ "$(cat "$tmp/log4")" = "[1/1] CXX  labs/common/formats/csr.cpp" ] || fail "rebuild of one object printed: $(cat "$tmp/log4")"
 
 echo "== V=1: command lines, no numbers"
-rm -f "$o/labs/common/csr.cpp.o"
+rm -f "$o/labs/common/formats/csr.cpp.o"
 build "$tmp/b1" V=1 >"$tmp/log5" || fail "the V=1 build failed"
-grep -q -- '-c labs/common/csr.cpp -o ' "$tmp/log5" || fail "V=1 printed no command line: $(cat "$tmp/log5")"
+grep -q -- '-c labs/common/formats/csr.cpp -o ' "$tmp/log5" || fail "V=1 printed no command line: $(cat "$tmp/log5")"
 ! grep -qE '^\[ *[0-9]+/' "$tmp/log5" || fail "V=1 printed numbered lines"
 
 echo "== job count"

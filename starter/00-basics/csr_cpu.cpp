@@ -1,6 +1,6 @@
 // Lab 00, step 1: CSR SpMV on the CPU. See handouts/00-basics.md.
 #include "basics_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

@@ -1,7 +1,7 @@
 /// @file
 /// Lab 00, step 2: your first CUDA kernel, CSR SpMV with one thread per row. See handouts/00-basics.md.
 #include "basics_kernels.hpp"
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 
 namespace kit::cuda {
 namespace kernel {

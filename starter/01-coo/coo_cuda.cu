@@ -1,7 +1,7 @@
 /// @file
 /// Lab 01, steps 2 and 3: COO SpMV on the GPU. See handouts/01-coo.md.
 #include "coo_kernels.hpp"
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 
 namespace kit::cuda {
 namespace kernel {

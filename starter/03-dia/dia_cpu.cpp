@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "dia_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

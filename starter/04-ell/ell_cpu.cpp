@@ -1,6 +1,6 @@
 // Lab 04, steps 1 and 3: ELL and HYB SpMV on the CPU. See handouts/04-ell.md.
 #include "ell_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

@@ -1,6 +1,6 @@
 /// @file
 /// Lab 04, steps 2 and 3: ELL and HYB SpMV on the GPU. See handouts/04-ell.md.
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 #include "ell_kernels.hpp"
 
 namespace kit::cuda {

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "bcsr_tuner.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::bcsr {
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "csr5_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "csr5_kernels.hpp"
-#include "cuda_run.hpp"
-#include "kit_error.hpp"
+#include "gpu/cuda_run.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cuda {
 namespace kernel {

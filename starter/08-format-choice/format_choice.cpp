@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "bytes_model.hpp"
-#include "dense.hpp"
+#include "measure/bytes_model.hpp"
+#include "formats/dense.hpp"
 #include "format_choice.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::model {
 

@@ -1,6 +1,6 @@
 // Lab 09, step 1: GEMV on the CPU, both transposes. See handouts/09-gemv.md.
 #include "gemv_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cpu {
 

@@ -2,9 +2,9 @@
 /// Lab 09, steps 2 to 5: GEMV on the GPU, after Abdelfattah, Keyes and Ltaief. See handouts/09-gemv.md.
 #include <algorithm>
 
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 #include "gemv_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace kit::cuda {
 namespace kernel {

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "csr_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 

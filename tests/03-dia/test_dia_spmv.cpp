@@ -1,7 +1,7 @@
 // Lab 03 public tests. Tier 1: the 4x4 example, exact. Tier 2: rdb450 against the oracle,
 // and a matrix with more diagonals than one shared-memory chunk.
 #include "dia_kernels.hpp"
-#include "generators.hpp"
+#include "io/generators.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;

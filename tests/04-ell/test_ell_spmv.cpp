@@ -1,8 +1,8 @@
 // Lab 04 public tests. Tier 1: the 4x4 example, exact. Tier 2: rdb450 against the oracle,
 // and a matrix with one dense row, which ELL refuses and HYB must handle.
 #include "ell_kernels.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;

@@ -5,10 +5,10 @@
 
 #include "bcsr_test_support.hpp"
 #include "bcsr_tuner.hpp"
-#include "block_fem.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_stats.hpp"
+#include "io/block_fem.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "model/matrix_stats.hpp"
 #include "observe.hpp"
 
 using kit::Backend;

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "generators.hpp"
-#include "kit_error.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 

@@ -5,12 +5,12 @@
 /// format_choice.cpp, or into given code that reaches it such as model_report, is observed).
 #pragma once
 
-#include "coo.hpp"
+#include "formats/coo.hpp"
 #include "format_choice.hpp"
 #include "observe.hpp"
 
 // The records the student's functions return, field by field in declaration order
-// (labs/common/format_model.hpp); ModelReport's members need theirs first.
+// (labs/common/model/format_model.hpp); ModelReport's members need theirs first.
 KIT_OBSERVABLE(kit::model::RowLengthPmf, rows, cols, nnz, rows_with)
 KIT_OBSERVABLE(kit::model::HybSplit, K, p_le, p_gt, e_le, e_gt, nnz_le, nnz_gt, nnz_ell, nnz_coo)
 KIT_OBSERVABLE(kit::model::StorageInputs, diagonals, bcsr_r, bcsr_c, bcsr_blocks, hyb_width, pitch_multiple)

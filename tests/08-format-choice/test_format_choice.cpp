@@ -5,18 +5,18 @@
 
 #include <cmath>
 
-#include "bcsr.hpp"
-#include "bytes_model.hpp"
-#include "coo.hpp"
-#include "csr.hpp"
-#include "dense.hpp"
-#include "dia.hpp"
-#include "ell.hpp"
+#include "formats/bcsr.hpp"
+#include "measure/bytes_model.hpp"
+#include "formats/coo.hpp"
+#include "formats/csr.hpp"
+#include "formats/dense.hpp"
+#include "formats/dia.hpp"
+#include "formats/ell.hpp"
 #include "format_choice.hpp"
-#include "generators.hpp"
+#include "io/generators.hpp"
 #include "format_choice_test_support.hpp"
-#include "hyb.hpp"
-#include "kit_error.hpp"
+#include "formats/hyb.hpp"
+#include "core/kit_error.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 

@@ -17,14 +17,14 @@
 #include <random>
 #include <string>
 
-#include "checked_run.hpp"
-#include "dense.hpp"
+#include "check/checked_run.hpp"
+#include "formats/dense.hpp"
 #include "gemv_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 #if KIT_HAVE_CUDA
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 #endif
 
 // A launch shape, as kit::cuda::gemv_shapes() returns them (labs/09-gemv/gemv_kernels.hpp).

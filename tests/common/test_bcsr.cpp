@@ -3,11 +3,11 @@
 
 #include <sstream>
 
-#include "bcsr.hpp"
-#include "bcsr_profile.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_stats.hpp"
+#include "formats/bcsr.hpp"
+#include "model/bcsr_profile.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "model/matrix_stats.hpp"
 
 using kit::CooMatrix;
 

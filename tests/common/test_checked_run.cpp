@@ -4,9 +4,9 @@
 #include <cmath>
 #include <limits>
 
-#include "checked_run.hpp"
-#include "generators.hpp"
-#include "oracle.hpp"
+#include "check/checked_run.hpp"
+#include "io/generators.hpp"
+#include "check/oracle.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "csr5.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
+#include "formats/csr5.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
 
 using kit::CooMatrix;
 using kit::Csr5;

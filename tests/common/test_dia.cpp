@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "dia.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_stats.hpp"
+#include "formats/dia.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "model/matrix_stats.hpp"
 
 using kit::CooMatrix;
 using kit::Dia;

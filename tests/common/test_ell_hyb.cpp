@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "generators.hpp"
-#include "hyb.hpp"
-#include "kit_error.hpp"
+#include "io/generators.hpp"
+#include "formats/hyb.hpp"
+#include "core/kit_error.hpp"
 
 using kit::CooMatrix;
 using kit::Ell;

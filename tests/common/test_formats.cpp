@@ -4,11 +4,11 @@
 #include <cmath>
 #include <limits>
 
-#include "csr.hpp"
-#include "kit_error.hpp"
-#include "generators.hpp"
-#include "matrix_stats.hpp"
-#include "oracle.hpp"
+#include "formats/csr.hpp"
+#include "core/kit_error.hpp"
+#include "io/generators.hpp"
+#include "model/matrix_stats.hpp"
+#include "check/oracle.hpp"
 
 using kit::CooMatrix;
 

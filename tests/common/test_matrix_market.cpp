@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
 
 using kit::CooMatrix;
 using kit::InputError;

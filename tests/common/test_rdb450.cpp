@@ -7,8 +7,8 @@
 #include <sstream>
 #include <vector>
 
-#include "generators.hpp"
-#include "matrix_market.hpp"
+#include "io/generators.hpp"
+#include "io/matrix_market.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // It also takes the grader's --kit-record=FILE and --kit-replay=FILE (see observe.hpp).
 #include <gtest/gtest.h>
 
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 #include "observe.hpp"
 
 #include <cstdio>

@@ -29,8 +29,8 @@
 #include <utility>
 #include <vector>
 
-#include "kit_error.hpp"
-#include "variants.hpp"
+#include "core/kit_error.hpp"
+#include "registry/variants.hpp"
 
 namespace kit::testing {
 

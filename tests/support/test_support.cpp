@@ -6,12 +6,12 @@
 #include <random>
 #include <sstream>
 
-#include "checked_run.hpp"
-#include "generators.hpp"
-#include "kit_error.hpp"
-#include "matrix_market.hpp"
+#include "check/checked_run.hpp"
+#include "io/generators.hpp"
+#include "core/kit_error.hpp"
+#include "io/matrix_market.hpp"
 #include "observe.hpp"
-#include "oracle.hpp"
+#include "check/oracle.hpp"
 
 #ifndef KIT_MATRICES_DIR
 #error "KIT_MATRICES_DIR must be defined by the build (the matrices/ folder)"

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "checked_run.hpp"
-#include "coo.hpp"
-#include "variants.hpp"
+#include "check/checked_run.hpp"
+#include "formats/coo.hpp"
+#include "registry/variants.hpp"
 
 namespace kit::testing {
 

@@ -1,6 +1,6 @@
 // Lab 01 hidden tests (tier 3): the hostile gallery, plus one row longer than many warps,
 // which exercises the segmented kernel's carry between chunks and between warps.
-#include "generators.hpp"
+#include "io/generators.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;

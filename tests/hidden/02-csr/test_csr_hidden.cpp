@@ -4,13 +4,13 @@
 #include <utility>
 #include <vector>
 
-#include "checked_run.hpp"
-#include "generators.hpp"
+#include "check/checked_run.hpp"
+#include "io/generators.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 #if KIT_HAVE_CUDA
 #include "csr_kernels.hpp"
-#include "device_buffer.hpp"
+#include "gpu/device_buffer.hpp"
 #endif
 
 using kit::Backend;

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "dia_kernels.hpp"
-#include "generators.hpp"
+#include "io/generators.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "ell_kernels.hpp"
-#include "generators.hpp"
+#include "io/generators.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "csr5_kernels.hpp"
-#include "generators.hpp"
+#include "io/generators.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "basics_kernels.hpp"
-#include "cuda_run.hpp"
+#include "gpu/cuda_run.hpp"
 
 namespace kit::cuda {
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "basics_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace {
 testing::TestPartResultArray swallowed;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "basics_kernels.hpp"
-#include "kit_error.hpp"
+#include "core/kit_error.hpp"
 
 namespace {
 

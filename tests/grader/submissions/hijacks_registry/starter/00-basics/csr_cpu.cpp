@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "basics_kernels.hpp"
-#include "kit_error.hpp"
-#include "oracle.hpp"
-#include "variants.hpp"
+#include "core/kit_error.hpp"
+#include "check/oracle.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // Market writer, an allowed kit call before, which writes any path (another student's
 // results, the grader's output). The grader must refuse it and give 0.
 #include "basics_kernels.hpp"
-#include "matrix_market.hpp"
+#include "io/matrix_market.hpp"
 
 namespace kit::cpu {
 

@@ -1,0 +1,41 @@
+// What the subcommands share before a run: the vectors of a problem and the OpenCL device choice.
+#include <cstdlib>
+#include <random>
+
+#include "commands.hpp"
+#include "core/kit_error.hpp"
+
+namespace kit::cli {
+
+Reference make_reference(CooMatrix A, const std::string& kind) {
+    std::vector<double> x, y;
+    make_vectors(A, kind, x, y);
+    return Reference(std::move(A), std::move(x), std::move(y));
+}
+
+void make_vectors(const CooMatrix& A, const std::string& kind, std::vector<double>& x, std::vector<double>& y) {
+    const std::string k = kind == "auto" ? (A.rows <= 16 ? "ramp" : "ones") : kind;
+    x.assign(A.cols, 1.0);
+    y.assign(A.rows, 1.0);
+    if (k == "ones") return;
+    if (k == "ramp") {
+        for (std::size_t j = 0; j < x.size(); ++j) x[j] = static_cast<double>(j + 1);
+        for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<double>(i + 1);
+        return;
+    }
+    if (k == "random") {
+        std::mt19937 rng(12345);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (double& v : x) v = u(rng);
+        for (double& v : y) v = u(rng);
+        return;
+    }
+    throw Error("unknown --vectors '" + kind + "': use auto, ones, ramp or random");
+}
+
+void select_opencl(const std::string& platform, const std::string& device) {
+    if (!platform.empty()) setenv("KIT_CL_PLATFORM", platform.c_str(), 1);
+    if (!device.empty()) setenv("KIT_CL_DEVICE", device.c_str(), 1);
+}
+
+}  // namespace kit::cli

@@ -1,0 +1,156 @@
+/// @file device_formats.hpp
+/// @brief Every format copied to the GPU (COO, CSR, DIA, ELL, HYB, BCSR, CSR5), with the views kernels take.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "formats/bcsr.hpp"
+#include "formats/coo.hpp"
+#include "formats/csr.hpp"
+#include "formats/csr5.hpp"
+#include "formats/dia.hpp"
+#include "formats/hyb.hpp"
+#include "gpu/device_buffer.hpp"
+
+namespace kit {
+
+/// @brief CSR arrays in GPU memory.
+template <class T>
+struct DeviceCsr {
+    index_t rows = 0;                   ///< number of rows
+    index_t cols = 0;                   ///< number of columns
+    DeviceBuffer<index_t> row_ptr;      ///< rows+1 offsets
+    DeviceBuffer<index_t> col_idx;      ///< column per entry
+    DeviceBuffer<T> vals;               ///< value per entry
+    /// @brief Uploads a host CSR. @param h [in] host matrix
+    explicit DeviceCsr(const Csr<T>& h)
+        : rows(h.rows), cols(h.cols), row_ptr(h.row_ptr), col_idx(h.col_idx), vals(h.vals) {}
+    /// @brief View with device pointers.
+    CsrView<T> view() const {
+        return {rows, cols, static_cast<index_t>(vals.size()), row_ptr.data(), col_idx.data(), vals.data()};
+    }
+};
+
+/// @brief COO arrays in GPU memory.
+template <class T>
+struct DeviceCoo {
+    index_t rows = 0;                   ///< number of rows
+    index_t cols = 0;                   ///< number of columns
+    DeviceBuffer<index_t> row_idx;      ///< row per entry
+    DeviceBuffer<index_t> col_idx;      ///< column per entry
+    DeviceBuffer<T> vals;               ///< value per entry
+    /// @brief Uploads a host COO. @param h [in] host matrix
+    explicit DeviceCoo(const Coo<T>& h)
+        : rows(h.rows), cols(h.cols), row_idx(h.row_idx), col_idx(h.col_idx), vals(h.vals) {}
+    /// @brief View with device pointers.
+    CooView<T> view() const {
+        return {rows, cols, static_cast<index_t>(vals.size()), row_idx.data(), col_idx.data(), vals.data()};
+    }
+};
+
+/// @brief DIA arrays in GPU memory.
+template <class T>
+struct DeviceDia {
+    index_t rows = 0;                ///< number of rows
+    index_t cols = 0;                ///< number of columns
+    index_t pitch = 0;               ///< slots per diagonal
+    DeviceBuffer<index_t> offsets;   ///< offset of each diagonal
+    DeviceBuffer<T> data;            ///< data[d * pitch + row], padding = 0
+    /// @brief Uploads a host DIA. @param h [in] host matrix
+    explicit DeviceDia(const Dia<T>& h)
+        : rows(h.rows), cols(h.cols), pitch(h.pitch), offsets(h.offsets), data(h.data) {}
+    /// @brief View with device pointers.
+    DiaView<T> view() const {
+        return {rows, cols, static_cast<index_t>(offsets.size()), pitch, offsets.data(), data.data()};
+    }
+};
+
+/// @brief ELL arrays in GPU memory.
+template <class T>
+struct DeviceEll {
+    index_t rows = 0;                ///< number of rows
+    index_t cols = 0;                ///< number of columns
+    index_t width = 0;               ///< slots per row
+    index_t pitch = 0;               ///< slots per ELL column
+    DeviceBuffer<index_t> col_idx;   ///< col_idx[k * pitch + row], -1 in padding
+    DeviceBuffer<T> vals;            ///< vals[k * pitch + row], 0 in padding
+    /// @brief Uploads a host ELL. @param h [in] host matrix
+    explicit DeviceEll(const Ell<T>& h)
+        : rows(h.rows), cols(h.cols), width(h.width), pitch(h.pitch), col_idx(h.col_idx), vals(h.vals) {}
+    /// @brief View with device pointers.
+    EllView<T> view() const { return {rows, cols, width, pitch, col_idx.data(), vals.data()}; }
+};
+
+/// @brief HYB in GPU memory: its ELL part and its COO part.
+template <class T>
+struct DeviceHyb {
+    DeviceEll<T> ell;  ///< first K entries of each row
+    DeviceCoo<T> coo;  ///< the entries past K
+    /// @brief Uploads a host HYB. @param h [in] host matrix
+    explicit DeviceHyb(const Hyb<T>& h) : ell(h.ell), coo(h.coo) {}
+    /// @brief View with device pointers.
+    HybView<T> view() const { return {ell.view(), coo.view()}; }
+};
+
+/// @brief BCSR arrays in GPU memory, with the scratch array of the two-kernel scheme.
+template <class T>
+struct DeviceBcsr {
+    BcsrView<T> shape;              ///< sizes and block shape (host pointers: do not dereference)
+    DeviceBuffer<index_t> ptr;      ///< block-row offsets
+    DeviceBuffer<index_t> col;      ///< first column of each block
+    DeviceBuffer<T> vals;           ///< r*c values per block
+    DeviceBuffer<T> partial;        ///< blocks*r partial sums, written by kernel 1 of the two-kernel scheme
+    /// @brief Uploads a host BCSR and allocates the scratch. @param h [in] host matrix
+    explicit DeviceBcsr(const Bcsr<T>& h)
+        : shape(h.view()), ptr(h.ptr), col(h.col), vals(h.vals),
+          partial(static_cast<std::size_t>(h.blocks()) * h.r) {}
+    /// @brief View with device pointers.
+    BcsrView<T> view() const {
+        BcsrView<T> v = shape;
+        v.ptr = ptr.data();
+        v.col = col.data();
+        v.vals = vals.data();
+        return v;
+    }
+};
+
+/// @brief CSR5 arrays in GPU memory, plus the scratch the tile kernel writes its carries to.
+///
+/// Of each lane's 64-bit tile_desc word only its sigma bit_flag bits are uploaded, packed end
+/// to end (csr5_pack_bit_flags): the tile kernel derives y_offset and seg_offset from the
+/// bit_flags of its lanes, so it reads one bit per entry instead of 8 bytes a lane.
+template <class T>
+struct DeviceCsr5 {
+    Csr5View<T> shape;                        ///< sizes and parameters (host pointers: do not dereference)
+    DeviceBuffer<index_t> row_ptr;            ///< CSR row offsets
+    DeviceBuffer<index_t> empty_offset_ptr;   ///< per tile: start of its empty_offset list
+    DeviceBuffer<index_t> empty_offset;       ///< segment -> row offsets of tiles with empty rows
+    DeviceBuffer<index_t> col_idx;            ///< columns, transposed within each complete tile
+    DeviceBuffer<std::uint32_t> tile_ptr;     ///< first row of each tile, with the empty-rows flag
+    DeviceBuffer<std::uint32_t> bit_flag;     ///< every lane's bit_flag, sigma bits each, end to end
+    DeviceBuffer<T> vals;                     ///< values, in the same order as col_idx
+    DeviceBuffer<T> carry;                    ///< one carry per complete tile (scratch)
+    /// @brief Uploads a host CSR5 and allocates the carries. @param h [in] host matrix
+    explicit DeviceCsr5(const Csr5<T>& h)
+        : shape(h.view()), row_ptr(h.row_ptr), empty_offset_ptr(h.empty_offset_ptr), empty_offset(h.empty_offset),
+          col_idx(h.col_idx), tile_ptr(h.tile_ptr), bit_flag(csr5_pack_bit_flags(h.tile_desc, h.sigma)), vals(h.vals),
+          carry(static_cast<std::size_t>(h.full_tiles())) {}
+    /// @brief View with device pointers; the SpMV overwrites the carry scratch on every call
+    /// (so the view is taken from a non-const matrix). tile_desc is null: use bit_flag.
+    Csr5View<T> view() {
+        Csr5View<T> v = shape;
+        v.row_ptr = row_ptr.data();
+        v.tile_ptr = tile_ptr.data();
+        v.tile_desc = nullptr;
+        v.empty_offset_ptr = empty_offset_ptr.data();
+        v.empty_offset = empty_offset.data();
+        v.col_idx = col_idx.data();
+        v.vals = vals.data();
+        v.bit_flag = bit_flag.data();
+        v.carry = carry.data();
+        return v;
+    }
+};
+
+}  // namespace kit

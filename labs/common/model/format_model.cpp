@@ -1,0 +1,168 @@
+#include "model/format_model.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/kit_error.hpp"
+#include "registry/variants.hpp"
+
+namespace kit::model {
+
+index_t RowLengthPmf::longest() const {
+    for (std::size_t i = rows_with.size(); i-- > 0;)
+        if (rows_with[i] > 0) return static_cast<index_t>(i);
+    return 0;
+}
+
+double RowLengthPmf::p(index_t i) const {
+    if (rows == 0 || i < 0 || static_cast<std::size_t>(i) >= rows_with.size()) return 0;
+    return static_cast<double>(rows_with[static_cast<std::size_t>(i)]) / rows;
+}
+
+std::string to_string(ModelFormat f) {
+    switch (f) {
+        case ModelFormat::coo: return "coo";
+        case ModelFormat::csr: return "csr";
+        case ModelFormat::ell: return "ell";
+        case ModelFormat::hyb: return "hyb";
+        case ModelFormat::dia: return "dia";
+        case ModelFormat::bcsr: return "bcsr";
+        case ModelFormat::dense: return "dense";
+    }
+    return "?";
+}
+
+DeviceParams h100_defaults() { return DeviceParams{}; }
+
+double resident_threads(const DeviceParams& p) { return static_cast<double>(p.sms) * p.warps_per_sm * p.warp; }
+
+double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes) {
+    return std::clamp(threads, 1.0, resident_threads(p)) * flight_bytes / p.latency_ns;  // an empty matrix still launches
+}
+
+double unrolled_rounds(count_t trips, int unroll) {
+    const count_t u = std::max(1, unroll);
+    return trips <= 0 ? 0.0 : static_cast<double>(trips / u + trips % u);
+}
+
+double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll) {
+    if (pmf.rows <= 0) return 0;
+    double sum = 0;
+    for (std::size_t len = 1; len < pmf.rows_with.size(); ++len)
+        sum += static_cast<double>(pmf.rows_with[len]) * unrolled_rounds(static_cast<count_t>(len), unroll);
+    return sum / pmf.rows;
+}
+
+double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p) {
+    const double resident = resident_threads(p);
+    const double entries_per_line = std::max(1.0, p.line_bytes / value_bytes);
+    double ns = 0;
+    for (std::size_t len = static_cast<std::size_t>(std::max<index_t>(skip, 0)) + 1; len < pmf.rows_with.size(); ++len) {
+        if (pmf.rows_with[len] == 0) continue;
+        const double n = static_cast<double>(len) - static_cast<double>(skip);  // atomics per row
+        const double lines = std::max(1.0, resident / n / entries_per_line);
+        ns += static_cast<double>(pmf.rows_with[len]) * n * p.atomic_ns / lines;
+    }
+    return ns * 1e-6;
+}
+
+namespace {
+
+// Each key names a DeviceParams member; text values are kept whole (the device name has spaces).
+void set_param(DeviceParams& p, const std::string& key, const std::string& value, const std::string& path, int line) {
+    if (key == "device") {
+        p.device = value;
+        return;
+    }
+    std::istringstream in(value);
+    double v = 0;
+    std::string rest;
+    if (!(in >> v) || (in >> rest) || !(v > 0))
+        throw InputError(path, line, "'" + key + "' needs one positive number, got '" + value + "'");
+    if (key == "bandwidth_gbs") p.bandwidth_gbs = v;
+    else if (key == "transaction_bytes") p.transaction_bytes = v;
+    else if (key == "clock_ghz") p.clock_ghz = v;
+    else if (key == "sms") p.sms = static_cast<int>(v);
+    else if (key == "lanes_per_sm") p.lanes_per_sm = static_cast<int>(v);
+    else if (key == "warp") p.warp = static_cast<int>(v);
+    else if (key == "launch_us") p.launch_us = v;
+    else if (key == "step_ns") p.step_ns = v;
+    else if (key == "warp_step_ns") p.warp_step_ns = v;
+    else if (key == "row_ns") p.row_ns = v;
+    else if (key == "atomic_ns") p.atomic_ns = v;
+    else if (key == "sector_gbs") p.sector_gbs = v;
+    else if (key == "atomic_lanes_per_ns") p.atomic_lanes_per_ns = v;
+    else if (key == "narrow_gbs") p.narrow_gbs = v;
+    else if (key == "coo_gbs") p.coo_gbs = v;
+    else if (key == "line_bytes") p.line_bytes = v;
+    else if (key == "latency_ns") p.latency_ns = v;
+    else if (key == "l1_bytes") p.l1_bytes = v;
+    else if (key == "warps_per_sm") p.warps_per_sm = static_cast<int>(v);
+    else if (key == "gather_gbs") p.gather_gbs = v;
+    else if (key == "pcie_gbs") p.pcie_gbs = v;
+    else throw InputError(path, line, "unknown key '" + key + "'");
+    if (p.sms < 1 || p.lanes_per_sm < 1 || p.warp < 1 || p.warps_per_sm < 1) throw InputError(path, line, "'" + key + "' must be at least 1");
+}
+
+}  // namespace
+
+DeviceParams read_device_params(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path, 0, "cannot open the device parameter file");
+    DeviceParams p;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        const std::size_t start = line.find_first_not_of(" \t\r");
+        if (start == std::string::npos || line[start] == '#') continue;
+        const std::size_t space = line.find_first_of(" \t", start);
+        if (space == std::string::npos) throw InputError(path, n, "expected 'key value'");
+        std::string value = line.substr(line.find_first_not_of(" \t", space));
+        while (!value.empty() && (value.back() == '\r' || value.back() == ' ')) value.pop_back();
+        set_param(p, line.substr(start, space - start), value, path, n);
+    }
+    return p;
+}
+
+void write_device_params(const std::string& path, const DeviceParams& p, const std::string& header) {
+    std::ofstream out(path);
+    if (!out) throw Error(path + ": cannot write the device parameter file");
+    std::istringstream lines(header);
+    for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
+    out << "device " << p.device << "\nbandwidth_gbs " << p.bandwidth_gbs << "\ntransaction_bytes "
+        << p.transaction_bytes << "\nclock_ghz " << p.clock_ghz << "\nsms " << p.sms << "\nlanes_per_sm "
+        << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns << "\nwarp_step_ns " << p.warp_step_ns
+        << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns << "\nsector_gbs " << p.sector_gbs
+        << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs " << p.narrow_gbs
+        << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nlatency_ns " << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm
+        << "\ngather_gbs " << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
+    if (!out) throw Error(path + ": write failed");
+}
+
+DeviceParams load_device_params(std::string* source) {
+    const char* path = std::getenv("KIT_DEVICE_PARAMS");
+    if (path && *path) {
+        if (source) *source = std::string("file ") + path;
+        return read_device_params(path);
+    }
+    if (source) *source = "H100 defaults (set KIT_DEVICE_PARAMS to a file from spmv-kit calibrate)";
+    return h100_defaults();
+}
+
+namespace {
+FormatModelHook& hook_slot() {
+    static FormatModelHook hook;
+    return hook;
+}
+}  // namespace
+
+void set_format_model(FormatModelHook hook) { hook_slot() = std::move(hook); }
+
+ModelReport predict_formats(const CooMatrix& A, Precision precision, const DeviceParams& params) {
+    (void)registry();  // every lab registers itself, lab 08's model included, on first use
+    if (!hook_slot()) throw Error("the format model (lab 08-format-choice) is not built into this binary");
+    return hook_slot()(A, precision, params);
+}
+
+}  // namespace kit::model

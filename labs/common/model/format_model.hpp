@@ -1,0 +1,225 @@
+/// @file format_model.hpp
+/// @brief The fixed parts of lab 08's format-choice model (Li, Yang and Li, TPDS 2014): the
+/// row-length PMF, the device parameters, the prediction records, and the hook through which
+/// the lab's functions reach the CLI.
+///
+/// The model describes an N x M matrix by its row-length distribution: b_i rows hold i
+/// entries, p_i = b_i / N. From the PMF alone it predicts each format's storage and each
+/// kernel's time, and picks the kernel with the smallest predicted time. The student's
+/// functions (labs/08-format-choice/format_choice.hpp) fill these records; lab 08's
+/// register.cpp installs them with set_format_model(), so `spmv-kit info` and
+/// `spmv-kit run --format auto` use them without including any lab header.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "formats/coo.hpp"
+#include "core/types.hpp"
+
+namespace kit::model {
+
+/// @brief The row-length distribution of a matrix: rows_with[i] = b_i, the rows holding i entries.
+struct RowLengthPmf {
+    index_t rows = 0;                 ///< N
+    index_t cols = 0;                 ///< M (columns)
+    count_t nnz = 0;                  ///< entries, sum of i * b_i
+    std::vector<count_t> rows_with;   ///< b_0 .. b_longest (empty for a matrix with no rows)
+    /// @brief The longest row (the largest i with b_i > 0), 0 if there is none.
+    index_t longest() const;
+    /// @brief p_i = b_i / N, 0 outside 0..longest or when N = 0. @param i [in] row length
+    double p(index_t i) const;
+};
+
+/// @brief What HYB with an ELL part of width K holds, from the PMF (the paper's NNZ(X <= K)).
+struct HybSplit {
+    index_t K = 0;        ///< ELL width
+    double p_le = 0;      ///< P(X <= K)
+    double p_gt = 0;      ///< P(X > K)
+    double e_le = 0;      ///< E(X | X <= K), 0 if no row qualifies
+    double e_gt = 0;      ///< E(X | X > K), 0 if no row qualifies
+    count_t nnz_le = 0;   ///< entries of rows with at most K entries, = E(X|X<=K) N P(X<=K)
+    count_t nnz_gt = 0;   ///< entries of rows longer than K, = E(X|X>K) N P(X>K)
+    count_t nnz_ell = 0;  ///< entries the ELL part holds: all of short rows, the first K of long ones
+    count_t nnz_coo = 0;  ///< entries the COO part holds: what long rows have past K
+};
+
+/// @brief The formats whose storage the model predicts.
+enum class ModelFormat { coo, csr, ell, hyb, dia, bcsr, dense };
+
+/// @brief Lower-case name of a format ("coo", "csr", ...). @param f [in] format
+std::string to_string(ModelFormat f);
+
+/// @brief Figures the PMF does not carry, needed by DIA, BCSR and the padding.
+struct StorageInputs {
+    index_t diagonals = 0;        ///< occupied diagonals (distinct col - row)
+    int bcsr_r = 2;               ///< BCSR block rows
+    int bcsr_c = 2;               ///< BCSR block columns
+    count_t bcsr_blocks = 0;      ///< nonempty r x c blocks (exact count)
+    index_t hyb_width = 0;        ///< K of the HYB container (kit::hyb_ell_width)
+    index_t pitch_multiple = 32;  ///< ELL and DIA pitch alignment (the containers' default)
+    /// @brief The ELL and DIA pitch of `rows` rows: rounded up to pitch_multiple, as the
+    /// containers store them (pitch_multiple must be at least 1). @param rows [in] N
+    count_t pitch_for(count_t rows) const { return (rows + pitch_multiple - 1) / pitch_multiple * pitch_multiple; }
+};
+
+/// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
+/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
+/// atomic_lanes_per_ns, narrow_gbs, coo_gbs and latency_ns are what `spmv-kit calibrate` measures on
+/// its own matrices (one long row, many one-entry rows, rows of 64 random entries, three bands), and
+/// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
+struct DeviceParams {
+    std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
+    double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
+    double transaction_bytes = 32; ///< RW: bytes of one DRAM transaction (a sector)
+    double clock_ghz = 1.98;       ///< F_S: SM clock, GHz
+    int sms = 132;                 ///< streaming multiprocessors
+    int lanes_per_sm = 64;         ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
+    int warp = 32;                 ///< W: threads per warp
+    double launch_us = 5.6;        ///< one kernel launch and its completion, microseconds
+    double step_ns = 89.0;         ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 221.0;   ///< one iteration of one warp's loop over its row (csr-vector)
+    double row_ns = 0.22;          ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double atomic_ns = 1.75;       ///< one atomicAdd on the address the previous one hit (a long row's y)
+    double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
+    double sector_gbs = 680;       ///< bytes of values and indices per second when each thread reads its own
+                                   ///< lines from L2 (csr-scalar's long rows), GB/s
+    double narrow_gbs = 2400;      ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
+                                   ///< float): a warp's load is one request, so a kernel loading b bytes per lane
+                                   ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double coo_gbs = 2350;         ///< rate at which a COO kernel streams its entries (value, row and column
+                                   ///< index per lane, one entry per lane and step): coo-segmented in double on a
+                                   ///< band, COO bytes per second, GB/s
+    double line_bytes = 128;       ///< bytes of one L2 cache line: atomics on the y entries of one line queue
+                                   ///< behind each other (atomic_line_ms)
+    double latency_ns = 900;       ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
+                                   ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
+    double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
+    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
+    double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
+                                   ///< when the entries do not lie on few diagonals
+    double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
+};
+
+/// @brief Threads the GPU holds at once: sms x warps_per_sm x warp. @param p [in] device parameters
+double resident_threads(const DeviceParams& p);
+
+/// @brief The DRAM rate a launch of `threads` threads can keep up when each has `flight_bytes`
+/// bytes of loads in flight, by Little's law (bytes in flight = rate x latency): at most
+/// sms x warps_per_sm x warp threads are resident at once, so the rate is min(threads,
+/// resident) x flight_bytes / latency_ns (threads counted as at least 1). Why: a launch smaller than the GPU (dia-vec4 gives a
+/// thread four rows, so it launches N / 4 threads) cannot keep enough loads in flight to cover
+/// DRAM's latency, and streams below the bandwidth however wide its loads are.
+/// @param p [in] device parameters  @param threads [in] threads the kernel launches
+/// @param flight_bytes [in] bytes of loads one thread has in flight  @return GB/s (bytes per ns)
+double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes);
+
+/// @brief Trips nvcc unrolls in the kernels' loops over diagonals and row entries (csr-scalar,
+/// ELL, dia-naive), as the SASS shows (`cuobjdump -sass`); used by predict_kernel.
+constexpr int kLoopUnroll = 4;
+/// @brief Trips nvcc unrolls in dia-vec4's loop, whose trips load quads; used by predict_kernel
+/// and by calibrate's latency band.
+constexpr int kQuadLoopUnroll = 2;
+
+/// @brief Rounds of DRAM latency that one thread's loop of `trips` trips waits: nvcc unrolls
+/// the loop by `unroll` (the loads of an unrolled group go out together) and runs the trips
+/// left over one at a time, so floor(trips / unroll) + trips mod unroll. Why: the kernels loop
+/// over diagonals or row entries whose count is known only at run time. With 7 diagonals
+/// dia-naive (unroll 4) waits 1 + 3 = 4 rounds, as many as with 16, and keeps 7 / 4 loads in
+/// flight on average where 8 diagonals keep 8 / 2 = 4 (handout 08 has the measurements).
+/// @param trips [in] trips of the loop (at least 0)  @param unroll [in] the unroll factor (at least 1)
+/// @return rounds, 0 for an empty loop
+double unrolled_rounds(count_t trips, int unroll);
+
+/// @brief unrolled_rounds averaged over the rows of the PMF, for a kernel that gives each
+/// row's loop to one thread (csr-scalar). @param pmf [in] row-length distribution
+/// @param unroll [in] the unroll factor  @return mean rounds per row, 0 for a matrix without rows
+double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll);
+
+/// @brief The time coo-atomic's atomics take when long rows queue them on few cache lines of y.
+///
+/// The resident threads (sms x warps_per_sm x warp) hold one entry each. A row of n entries
+/// fills a window of them with resident / n rows, whose y entries lie on resident / n /
+/// (line_bytes / value_bytes) lines of L2; the atomics on one line retire one after another,
+/// atomic_ns apart, so the window's lines work in parallel and a row's n atomics cost n x
+/// atomic_ns / max(1, lines). Summed over the rows longer than `skip`, counting their entries
+/// past `skip` (0 for coo-atomic; HYB's ELL width K for its COO part). Why: short rows spread
+/// the window over thousands of lines and this term vanishes; rows of thousands of entries
+/// crowd it onto a handful, and coo-atomic runs at a tenth of its short-row rate.
+/// @param pmf [in] row-length distribution  @param skip [in] entries of each row not added atomically
+/// @param value_bytes [in] 4 or 8  @param p [in] device parameters  @return milliseconds
+double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p);
+
+/// @brief The documented H100 defaults, used when no calibration file exists.
+DeviceParams h100_defaults();
+
+/// @brief Reads a calibration file: `key value` lines, `#` comments; throws InputError naming
+/// file:line on an unknown key or a bad value. Keys are DeviceParams' member names.
+/// @param path [in] file written by `spmv-kit calibrate`
+DeviceParams read_device_params(const std::string& path);
+
+/// @brief Writes the parameters in the format read_device_params() reads.
+/// @param path [in] output file  @param p [in] parameters  @param header [in] comment lines (without '#')
+void write_device_params(const std::string& path, const DeviceParams& p, const std::string& header);
+
+/// @brief The parameters to use: the file named by $KIT_DEVICE_PARAMS if set, else h100_defaults().
+/// @param source [out] optional: "file PATH" or "H100 defaults"
+DeviceParams load_device_params(std::string* source = nullptr);
+
+/// @brief One kernel's predicted time, term by term (milliseconds).
+struct KernelPrediction {
+    std::string variant;     ///< registered CUDA variant, e.g. "csr-vector"
+    ModelFormat format{};    ///< its storage format
+    count_t bytes = 0;       ///< DS: the format's bytes model (matrix arrays and vectors)
+    double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
+    double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = stream rate / RW (the paper: bandwidth)
+    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs,
+                             ///< coo_gbs for the COO kernels)
+                             ///< (not in the paper)
+    double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
+    double sector_ms = 0;    ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
+    double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep, or on the
+                             ///< few y lines of long rows (atomic_line_ms), whichever is longer (not in the paper)
+    double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
+    double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
+    double serial_ms = 0;    ///< the longest chain of dependent steps: a thread's or warp's loop over its
+                             ///< row, atomics on one y entry, or a warp per row (not in the paper)
+    double launch_ms = 0;    ///< kernel launches (not in the paper)
+    double total_ms = 0;     ///< predicted time of one SpMV
+    bool feasible = true;    ///< false if the kit's container would refuse the conversion
+    std::string why_not;     ///< why it is not feasible
+};
+
+/// @brief One format's predicted storage next to the container's.
+struct FormatStorage {
+    ModelFormat format{};    ///< format
+    count_t bytes = 0;       ///< predicted bytes model (arrays as stored, padding included, and vectors)
+    bool feasible = true;    ///< false if the kit's container would refuse it
+};
+
+/// @brief Everything `spmv-kit info` prints and `run --format auto` needs.
+struct ModelReport {
+    RowLengthPmf pmf;                        ///< the PMF
+    double mean = 0;                         ///< E(X)
+    HybSplit hyb;                            ///< the split at the kit's HYB width K
+    StorageInputs inputs;                    ///< diagonals, BCSR blocks, K
+    std::vector<FormatStorage> storage;      ///< one per ModelFormat
+    std::vector<KernelPrediction> kernels;   ///< one per covered CUDA variant
+    std::string pick;                        ///< the predicted fastest variant
+    std::string reason;                      ///< one line: why it was picked
+};
+
+/// @brief The lab's whole flow: matrix, precision, device parameters -> report.
+using FormatModelHook = std::function<ModelReport(const CooMatrix&, Precision, const DeviceParams&)>;
+
+/// @brief Installs the lab's model (called by lab 08's register.cpp). @param hook [in] the flow
+void set_format_model(FormatModelHook hook);
+
+/// @brief Runs the installed model; throws Error if lab 08 is not built in, and the lab's
+/// TodoError while its starter is unfinished.
+/// @param A [in] normalized hub matrix  @param precision [in] working precision
+/// @param params [in] device parameters
+ModelReport predict_formats(const CooMatrix& A, Precision precision, const DeviceParams& params);
+
+}  // namespace kit::model

@@ -1,0 +1,154 @@
+#include "model/matrix_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace kit {
+namespace {
+
+// Every figure here is computed in memory proportional to the entries, never to the
+// declared rows or columns: a 10^9 x 1 matrix with one entry costs a few bytes, not gigabytes.
+
+/// The hub matrix in row-major order: A itself when normalized, else a normalized copy.
+const CooMatrix& row_major(const CooMatrix& A, CooMatrix& scratch) {
+    if (A.is_normalized()) return A;
+    scratch = A;
+    scratch.normalize();
+    return scratch;
+}
+
+/// Distinct block columns of width C among sorted columns (C a constant: no division instruction).
+template <int C>
+count_t distinct_block_cols(const index_t* cols, std::size_t n) {
+    count_t blocks = 0;
+    index_t last = -1;
+    for (std::size_t k = 0; k < n; ++k) {
+        const index_t b = cols[k] / C;
+        blocks += b != last;
+        last = b;
+    }
+    return blocks;
+}
+
+/// Distinct r x c blocks for c = 1..4, one block row at a time. Within a block row the
+/// rows are already sorted by column; merging them gives the columns in order, and each
+/// block width then needs one linear count.
+void count_blocks(const CooMatrix& A, int r, count_t blocks[4]) {
+    std::fill(blocks, blocks + 4, 0);
+    std::vector<index_t> merged, tmp;
+    const std::size_t n = A.val.size();
+    const index_t* col = A.col.data();
+    for (std::size_t begin = 0; begin < n;) {
+        const index_t block_row = A.row[begin] / r;
+        std::size_t end = begin;
+        while (end < n && A.row[end] == A.row[begin]) ++end;
+        const index_t* cols = col + begin;
+        std::size_t count = end - begin;
+        if (r > 1 && end < n && A.row[end] / r == block_row) {
+            merged.assign(cols, cols + count);
+            while (end < n && A.row[end] / r == block_row) {
+                std::size_t row_end = end;
+                while (row_end < n && A.row[row_end] == A.row[end]) ++row_end;
+                tmp.resize(merged.size() + (row_end - end));
+                std::merge(merged.begin(), merged.end(), col + end, col + row_end, tmp.begin());
+                merged.swap(tmp);
+                end = row_end;
+            }
+            cols = merged.data();
+            count = merged.size();
+        }
+        blocks[0] += distinct_block_cols<1>(cols, count);
+        blocks[1] += distinct_block_cols<2>(cols, count);
+        blocks[2] += distinct_block_cols<3>(cols, count);
+        blocks[3] += distinct_block_cols<4>(cols, count);
+        begin = end;
+    }
+}
+
+/// Occupied diagonals (distinct col - row). A bitmap over all rows + cols diagonals is
+/// fastest, but is only used when it is no larger than one double per entry; otherwise
+/// the offsets are sorted.
+index_t count_diagonals(const CooMatrix& A) {
+    const std::size_t n = A.val.size();
+    const std::uint64_t span = static_cast<std::uint64_t>(A.rows) + static_cast<std::uint64_t>(A.cols);
+    if (span / 64 <= n) {
+        std::vector<std::uint64_t> used(span / 64 + 1, 0);
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::uint64_t d = static_cast<std::uint64_t>(static_cast<count_t>(A.col[k]) - A.row[k] + A.rows);
+            used[d / 64] |= std::uint64_t{1} << (d % 64);
+        }
+        count_t total = 0;
+        for (std::uint64_t w : used) total += __builtin_popcountll(w);
+        return static_cast<index_t>(total);
+    }
+    std::vector<count_t> offsets(n);
+    for (std::size_t k = 0; k < n; ++k) offsets[k] = static_cast<count_t>(A.col[k]) - A.row[k];
+    std::sort(offsets.begin(), offsets.end());
+    return static_cast<index_t>(std::unique(offsets.begin(), offsets.end()) - offsets.begin());
+}
+
+}  // namespace
+
+double bcsr_fill_ratio(const CooMatrix& A, int r, int c) {
+    if (A.nnz() == 0) return 1.0;
+    CooMatrix scratch;
+    count_t blocks[4];
+    if (c >= 1 && c <= 4) {
+        count_blocks(row_major(A, scratch), r, blocks);
+        return static_cast<double>(blocks[c - 1]) * r * c / static_cast<double>(A.nnz());
+    }
+    // wider blocks than the stats table uses: sort the block coordinates
+    std::vector<std::pair<index_t, index_t>> coords;
+    coords.reserve(A.val.size());
+    for (std::size_t k = 0; k < A.val.size(); ++k) coords.emplace_back(A.row[k] / r, A.col[k] / c);
+    std::sort(coords.begin(), coords.end());
+    const auto distinct = std::unique(coords.begin(), coords.end()) - coords.begin();
+    return static_cast<double>(distinct) * r * c / static_cast<double>(A.nnz());
+}
+
+MatrixStats compute_stats(const CooMatrix& A_in) {
+    CooMatrix scratch;
+    const CooMatrix& A = row_major(A_in, scratch);
+    MatrixStats s;
+    s.rows = A.rows;
+    s.cols = A.cols;
+    s.nnz = A.nnz();
+    // Row lengths from the runs of the sorted row array; empty rows are counted, not stored.
+    count_t nonempty = 0;
+    index_t shortest = 0, longest = 0;
+    double sum_sq_dev = 0;
+    const double mean = A.rows > 0 ? static_cast<double>(s.nnz) / A.rows : 0.0;
+    for (std::size_t k = 0; k < A.val.size();) {
+        std::size_t e = k;
+        while (e < A.val.size() && A.row[e] == A.row[k]) ++e;
+        const auto len = static_cast<index_t>(e - k);
+        shortest = nonempty == 0 ? len : std::min(shortest, len);
+        longest = std::max(longest, len);
+        sum_sq_dev += (len - mean) * (len - mean);
+        ++nonempty;
+        k = e;
+    }
+    if (A.rows > 0) {
+        s.empty_rows = static_cast<index_t>(A.rows - nonempty);
+        s.min_row = s.empty_rows > 0 ? 0 : shortest;
+        s.max_row = longest;
+        s.mean_row = mean;
+        sum_sq_dev += static_cast<double>(s.empty_rows) * mean * mean;
+        s.stddev_row = std::sqrt(sum_sq_dev / A.rows);
+    }
+    s.diagonals = count_diagonals(A);
+    const double nnz = s.nnz > 0 ? static_cast<double>(s.nnz) : 1.0;
+    s.ell_fill = static_cast<double>(A.rows) * s.max_row / nnz;
+    s.dia_fill = static_cast<double>(A.rows) * s.diagonals / nnz;
+    for (int r = 1; r <= 4; ++r) {
+        count_t blocks[4];
+        count_blocks(A, r, blocks);
+        for (int c = 1; c <= 4; ++c)
+            s.bcsr_fill[r - 1][c - 1] = s.nnz > 0 ? static_cast<double>(blocks[c - 1]) * r * c / nnz : 1.0;
+    }
+    return s;
+}
+
+}  // namespace kit
