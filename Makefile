@@ -25,7 +25,9 @@ ifneq ($(filter $(IMPL),reference starter),$(IMPL))
 $(error IMPL must be reference or starter, not '$(IMPL)')
 endif
 
-LABS := $(sort $(notdir $(wildcard labs/[0-9][0-9]-*)))
+# A lab is a folder labs/NN-name; its name's pattern, shared with the scripts, is in scripts/labs/.
+LAB_NAME_ERE := $(shell cat scripts/labs/lab_name.ere)
+LABS := $(sort $(shell ls labs | grep -xE '$(LAB_NAME_ERE)'))
 comma := ,
 ifeq ($(LAB),all)
 SEL_LABS := $(LABS)
@@ -85,6 +87,9 @@ KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(I
 $(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
 $(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
 $(OBJ)/tests/%: TEST_INCLUDES := -Itests/support
+# The tests are the kit's specification: a warning in them is an error.
+$(OBJ)/tests/%: EXTRA_CXXFLAGS += -Werror
+$(OBJ)/tests/%: EXTRA_NVCCFLAGS += -Xcompiler -Werror
 LDLIBS    := -lpthread $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(if $(filter 1,$(HAVE_BZIP2)),-lbz2)
 ifeq ($(HAVE_CUDA),1)
 EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
@@ -231,10 +236,22 @@ $(BUILD)/bin/test_cli: $(call obj,$(wildcard tests/cli/*.cpp)) $(TEST_MAIN_OBJ) 
 	@mkdir -p $(@D)
 	$(LINK) $(GTEST_LIBS)
 
+# Tests of a lab's given tools and data (lab 05's profile reader, lab 06's example matrix) are not
+# graded: they live in tests/NN-name/kit/, outside the lab's graded binaries, and link the
+# reference (the starter in the student edition).
+KIT_IMPL = $(if $(wildcard reference),reference,starter)
+LAB_KIT_TESTS = $(foreach l,$(LABS),$(if $(wildcard tests/$(l)/kit/*.cpp),$(BUILD)/bin/test_$(l)_kit))
+define lab_kit_rule
+$(BUILD)/bin/test_$(1)_kit: $(call obj,$(wildcard tests/$(1)/kit/*.cpp)) $(call reg_obj,$(1)) $(call lab_obj,$(1)) $(TEST_MAIN_OBJ) $(KIT_OBJ) $(call student_obj,$(1),$(KIT_IMPL))
+	@mkdir -p $$(@D)
+	$$(LINK) $(GTEST_LIBS)
+endef
+$(foreach l,$(LABS),$(if $(wildcard tests/$(l)/kit/*.cpp),$(eval $(call lab_kit_rule,$(l)))))
+
 # Every binary relinks when the feature set changes (its objects then come from another folder).
 ALL_BINS = $(foreach i,reference starter,$(BUILD)/$(i)/bin/spmv-kit $(foreach l,$(LABS),$(BUILD)/$(i)/bin/test_$(l) \
              $(BUILD)/$(i)/bin/test_$(l)_hidden $(patsubst labs/$(l)/%_main.cpp,$(BUILD)/$(i)/bin/%,$(wildcard labs/$(l)/*_main.cpp)))) \
-           $(BUILD)/bin/test_common $(BUILD)/bin/test_cli
+           $(BUILD)/bin/test_common $(BUILD)/bin/test_cli $(LAB_KIT_TESTS)
 $(ALL_BINS): $(BUILD)/.features
 
 # ---------------------------------------------------------------- what gets built
@@ -251,7 +268,7 @@ all:
 	$(call build_goals,binaries)
 # What all builds, in its sub-make. The CLI tests drive the reference spmv-kit, so the student
 # edition (no reference/) has none.
-KIT_TEST_BINS = $(BUILD)/bin/test_common $(if $(wildcard reference),$(BUILD)/bin/test_cli)
+KIT_TEST_BINS = $(BUILD)/bin/test_common $(if $(wildcard reference),$(BUILD)/bin/test_cli) $(LAB_KIT_TESTS)
 binaries: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(KIT_TEST_BINS)
 
 features:
@@ -280,11 +297,12 @@ test: deps
 	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
+	@python3 scripts/testing/check_sizes.py
 	@# The tests run even when a check before them fails, and their summary line comes last.
 	@status=0; \
 	  python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS) || status=1; \
 	  if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter || status=1; fi; \
-	  scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS)) $(TEST_BINS) || status=1; \
+	  scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS),$(foreach l,$(SEL_LABS),$(filter %/test_$(l)_kit,$(LAB_KIT_TESTS)))) $(TEST_BINS) || status=1; \
 	  exit $$status
 
 ## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
@@ -314,6 +332,11 @@ starter:
 ## check-starter  fail if starter/ is out of date with reference/
 check-starter:
 	@python3 scripts/edition/make_starter.py reference starter --check
+
+## check-sizes    fail on a library folder over 20 source files, a file over 500 lines, a function over 60
+.PHONY: check-sizes
+check-sizes:
+	@python3 scripts/testing/check_sizes.py
 
 ## docs           Doxygen (no warnings allowed) and the handouts as HTML
 docs:

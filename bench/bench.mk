@@ -45,7 +45,7 @@ bench: deps
 ## bench-plot     draw the PNG plots from OUT=dir/bench.json (needs python3-matplotlib)
 bench-plot:
 	@for py in python3 /usr/bin/python3; do \
-	   if $$py -c 'import matplotlib' 2>/dev/null; then exec $$py bench/plot.py $(BENCH_OUT)/bench.json $(BENCH_OUT); fi; \
+	   if $$py -c 'import matplotlib' 2>/dev/null; then exec $$py bench/analysis/plot.py $(BENCH_OUT)/bench.json $(BENCH_OUT); fi; \
 	 done; \
 	 echo "bench: plots skipped: matplotlib not found (make deps installs python3-matplotlib); later: make bench-plot OUT=$(BENCH_OUT)"
 
@@ -54,7 +54,7 @@ bench-validate:
 	@command -v ncu >/dev/null || { echo "bench-validate: ncu (Nsight Compute) not found; run it on a GPU node with the CUDA Toolkit" >&2; exit 2; }
 	$(call build_goals,features $(BENCH_BIN))
 	@mkdir -p $(BENCH_OUT)
-	@python3 bench/validate.py $(BENCH_BIN) $(BENCH_OUT) --size=$(if $(filter auto,$(SIZE)),large,$(SIZE))
+	@python3 bench/analysis/validate.py $(BENCH_BIN) $(BENCH_OUT) --size=$(if $(filter auto,$(SIZE)),large,$(SIZE))
 
 .PHONY: bench-gemv
 ## bench-gemv     lab 09: GEMV vs cuBLAS on dense sizes, read ceiling, best sparse kernel (GPU): OUT=dir
@@ -64,5 +64,5 @@ bench-gemv: deps
 	@$(BENCH_BIN) --gemv-sweep --precision=$(PRECISION) --out=$(BENCH_OUT) $(BENCH_ARGS) | tee $(BENCH_OUT)/gemv_sweep.txt; \
 	  status=$${PIPESTATUS[0]}; \
 	  for py in python3 /usr/bin/python3; do \
-	    if $$py -c 'import matplotlib' 2>/dev/null; then $$py bench/plot_gemv.py $(BENCH_OUT)/gemv_sweep.csv $(BENCH_OUT); break; fi; \
+	    if $$py -c 'import matplotlib' 2>/dev/null; then $$py bench/analysis/plot_gemv.py $(BENCH_OUT)/gemv_sweep.csv $(BENCH_OUT); break; fi; \
 	  done; exit $$status

@@ -1,6 +1,7 @@
 // cuBLAS GEMV baselines as kit variants (see cublas_baselines.hpp).
 #include <cublas_v2.h>
 
+#include <memory>
 #include <string>
 
 #include "measure/bytes_model.hpp"
@@ -19,34 +20,48 @@ void cublas_check(cublasStatus_t s, const char* call, const char* file, int line
 }
 #define CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
 
-cublasHandle_t g_handle = nullptr;
+/// The cuBLAS handle both variants share: made on the first run, destroyed with the last
+/// variant that holds it (the variant lists live in a function, while CUDA is still up).
+class Handle {
+public:
+    Handle() = default;
+    ~Handle() {
+        if (handle_) cublasDestroy(handle_);
+    }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
 
-cublasHandle_t handle() {
-    if (!g_handle) CUBLAS_CHECK(cublasCreate(&g_handle));  // default stream, pointer mode host
-    return g_handle;
+    cublasHandle_t get() {
+        if (!handle_) CUBLAS_CHECK(cublasCreate(&handle_));  // default stream, pointer mode host
+        return handle_;
+    }
+
+private:
+    cublasHandle_t handle_ = nullptr;
+};
+
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const float* alpha, const float* A, int lda,
+                    const float* x, const float* beta, float* y) {
+    return cublasSgemv(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
+}
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const double* alpha, const double* A, int lda,
+                    const double* x, const double* beta, double* y) {
+    return cublasDgemv(h, op, m, n, alpha, A, lda, x, 1, beta, y, 1);
 }
 
-cublasStatus_t gemv(cublasOperation_t op, int m, int n, const float* alpha, const float* A, int lda, const float* x,
-                    const float* beta, float* y) {
-    return cublasSgemv(handle(), op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-cublasStatus_t gemv(cublasOperation_t op, int m, int n, const double* alpha, const double* A, int lda, const double* x,
-                    const double* beta, double* y) {
-    return cublasDgemv(handle(), op, m, n, alpha, A, lda, x, 1, beta, y, 1);
-}
-
-kit::RunFunction cublas_gemv(bool transposed) {
-    return [transposed](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                        const kit::RunOptions& opt) {
+kit::RunFunction cublas_gemv(const std::shared_ptr<Handle>& handle, bool transposed) {
+    return [handle, transposed](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                                const kit::RunOptions& opt) {
         return kit::dispatch_precision(opt.precision, [&](auto tag) {
             using T = decltype(tag);
             const kit::Dense<T> host = transposed ? kit::Dense<T>::transposed_from_coo(A) : kit::Dense<T>::from_coo(A);
             const kit::DeviceBuffer<T> vals(host.vals);
             const T one = 1;
             const cublasOperation_t op = transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+            const cublasHandle_t h = handle->get();
             kit::RunResult out = kit::run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) {
                 if (host.rows > 0 && host.cols > 0)
-                    CUBLAS_CHECK(gemv(op, host.rows, host.cols, &one, vals.data(), host.lda, xp, &one, yp));
+                    CUBLAS_CHECK(gemv(h, op, host.rows, host.cols, &one, vals.data(), host.lda, xp, &one, yp));
             });
             out.bytes = kit::dense_bytes(A.rows, A.cols, sizeof(T));
             return out;
@@ -57,15 +72,11 @@ kit::RunFunction cublas_gemv(bool transposed) {
 }  // namespace
 
 void add_cublas_variants(std::vector<kit::Variant>& out) {
+    const auto handle = std::make_shared<Handle>();
     out.push_back({"cublas-gemv", kit::Backend::cuda, "cublas", 0, "cublas[SD]gemv, CUBLAS_OP_N, column-major A",
-                   cublas_gemv(false)});
+                   cublas_gemv(handle, false)});
     out.push_back({"cublas-gemv-t", kit::Backend::cuda, "cublas", 0, "cublas[SD]gemv, CUBLAS_OP_T on A^T",
-                   cublas_gemv(true)});
-}
-
-void release_cublas() {
-    if (g_handle) cublasDestroy(g_handle);
-    g_handle = nullptr;
+                   cublas_gemv(handle, true)});
 }
 
 }  // namespace bench

@@ -5,6 +5,8 @@
 /// - `cublas-gemv`:   cublasSgemv/cublasDgemv, CUBLAS_OP_N on A stored column-major
 /// - `cublas-gemv-t`: CUBLAS_OP_T on A^T stored column-major (the transposed GEMV)
 /// The dense copy refuses as kit::Dense does (labs/common/formats/dense.hpp); bytes are kit::dense_bytes.
+/// Both share one cuBLAS handle, made on their first run and destroyed with the last of them:
+/// keep the variant list alive no longer than CUDA (a local in a function does).
 #pragma once
 
 #include <vector>
@@ -16,7 +18,8 @@ namespace bench {
 /// @brief Appends the two cuBLAS variants. @param out [in,out] variant list
 void add_cublas_variants(std::vector<kit::Variant>& out);
 
-/// @brief Destroys the cuBLAS handle (call before the process exits, while CUDA is alive).
-void release_cublas();
+/// @brief Does nothing: the handle now goes with the variants. Kept only until
+/// gemv_sweep.cpp stops calling it; then delete it.
+inline void release_cublas() {}
 
 }  // namespace bench

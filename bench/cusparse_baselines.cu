@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <type_traits>
 
 #include "measure/bytes_model.hpp"
@@ -25,18 +26,31 @@ struct CusparseError : kit::Error {
 
 void cusparse_check(cusparseStatus_t s, const char* call, const char* file, int line) {
     if (s != CUSPARSE_STATUS_SUCCESS)
-        throw CusparseError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                                cusparseGetErrorString(s),
-                            s);
+        throw CusparseError(
+            std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + cusparseGetErrorString(s), s);
 }
 #define CUSPARSE_CHECK(call) cusparse_check((call), #call, __FILE__, __LINE__)
 
-cusparseHandle_t g_handle = nullptr;
+/// The cuSPARSE handle the four variants share: made on the first run, destroyed with the
+/// last variant that holds it (the variant lists live in main or in a sweep, while CUDA is
+/// still up, so no release call is needed).
+class Handle {
+public:
+    Handle() = default;
+    ~Handle() {
+        if (handle_) cusparseDestroy(handle_);
+    }
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
 
-cusparseHandle_t handle() {
-    if (!g_handle) CUSPARSE_CHECK(cusparseCreate(&g_handle));
-    return g_handle;
-}
+    cusparseHandle_t get() {
+        if (!handle_) CUSPARSE_CHECK(cusparseCreate(&handle_));
+        return handle_;
+    }
+
+private:
+    cusparseHandle_t handle_ = nullptr;
+};
 
 template <class T>
 cudaDataType value_type() {
@@ -49,8 +63,9 @@ cudaDataType value_type() {
 template <class T>
 class GenericSpmv {
 public:
-    GenericSpmv(cusparseSpMatDescr_t mat, cusparseSpMVAlg_t alg, std::int64_t x_len, std::int64_t y_len)
-        : mat_(mat), alg_(alg), x_len_(x_len), y_len_(y_len) {}
+    GenericSpmv(cusparseHandle_t handle, cusparseSpMatDescr_t mat, cusparseSpMVAlg_t alg, std::int64_t x_len,
+                std::int64_t y_len)
+        : handle_(handle), mat_(mat), alg_(alg), x_len_(x_len), y_len_(y_len) {}
     ~GenericSpmv() {
         if (x_) cusparseDestroyDnVec(x_);
         if (y_) cusparseDestroyDnVec(y_);
@@ -66,7 +81,7 @@ public:
         if (y != y_ptr_) CUSPARSE_CHECK(cusparseDnVecSetValues(y_, y));
         x_ptr_ = x;
         y_ptr_ = y;
-        CUSPARSE_CHECK(cusparseSpMV(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &one_, y_,
+        CUSPARSE_CHECK(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &one_, y_,
                                     value_type<T>(), alg_, buffer_.data()));
     }
 
@@ -77,13 +92,14 @@ private:
         x_ptr_ = x;
         y_ptr_ = y;
         std::size_t bytes = 0;
-        CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &one_, y_,
+        CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &one_, y_,
                                                value_type<T>(), alg_, &bytes));
         buffer_.allocate(bytes);
-        CUSPARSE_CHECK(cusparseSpMV_preprocess(handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &one_, y_,
+        CUSPARSE_CHECK(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, mat_, x_, &one_, y_,
                                                value_type<T>(), alg_, buffer_.data()));
     }
 
+    cusparseHandle_t handle_;
     cusparseSpMatDescr_t mat_ = nullptr;
     cusparseSpMVAlg_t alg_;
     std::int64_t x_len_, y_len_;
@@ -95,30 +111,30 @@ private:
 };
 
 template <class T>
-kit::RunResult run_csr(const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                       const kit::RunOptions& opt, cusparseSpMVAlg_t alg) {
+kit::RunResult run_csr(Handle& handle, const kit::CooMatrix& A, const std::vector<double>& x,
+                       const std::vector<double>& y, const kit::RunOptions& opt, cusparseSpMVAlg_t alg) {
     const kit::Csr<T> host = kit::Csr<T>::from_coo(A);
     kit::DeviceCsr<T> dev(host);
     cusparseSpMatDescr_t mat = nullptr;
     CUSPARSE_CHECK(cusparseCreateCsr(&mat, host.rows, host.cols, host.nnz(), dev.row_ptr.data(), dev.col_idx.data(),
                                      dev.vals.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                                      value_type<T>()));
-    GenericSpmv<T> spmv(mat, alg, host.cols, host.rows);
+    GenericSpmv<T> spmv(handle.get(), mat, alg, host.cols, host.rows);
     kit::RunResult out = kit::run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { spmv(xp, yp); });
     out.bytes = kit::csr_bytes_of(host, sizeof(T));
     return out;
 }
 
 template <class T>
-kit::RunResult run_coo(const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                       const kit::RunOptions& opt) {
+kit::RunResult run_coo(Handle& handle, const kit::CooMatrix& A, const std::vector<double>& x,
+                       const std::vector<double>& y, const kit::RunOptions& opt) {
     const kit::Coo<T> host = kit::Coo<T>::from_coo(A);
     kit::DeviceCoo<T> dev(host);
     cusparseSpMatDescr_t mat = nullptr;
     CUSPARSE_CHECK(cusparseCreateCoo(&mat, host.rows, host.cols, static_cast<std::int64_t>(host.vals.size()),
                                      dev.row_idx.data(), dev.col_idx.data(), dev.vals.data(), CUSPARSE_INDEX_32I,
                                      CUSPARSE_INDEX_BASE_ZERO, value_type<T>()));
-    GenericSpmv<T> spmv(mat, CUSPARSE_SPMV_ALG_DEFAULT, host.cols, host.rows);
+    GenericSpmv<T> spmv(handle.get(), mat, CUSPARSE_SPMV_ALG_DEFAULT, host.cols, host.rows);
     kit::RunResult out = kit::run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { spmv(xp, yp); });
     out.bytes = kit::coo_bytes_of(host, sizeof(T));
     return out;
@@ -142,7 +158,7 @@ count_t count_blocks(const kit::CooMatrix& A, int b) {
     std::vector<index_t> last((A.cols + b - 1) / b, -1);
     count_t blocks = 0;
     for (count_t k = 0; k < A.nnz(); ++k) {
-        const index_t I = A.row[k] / b, J = A.col[k] / b;
+        const index_t I = A.row_idx[k] / b, J = A.col_idx[k] / b;
         if (last[J] != I) {
             last[J] = I;
             ++blocks;
@@ -178,8 +194,8 @@ int pick_block_size(const kit::CooMatrix& A, const kit::RunOptions& opt, count_t
     char buf[96];
     std::snprintf(buf, sizeof buf, "block %dx%d, fill %.2f", best, best, fill);
     if (fill > kMaxBsrFill)
-        throw kit::ConversionRefused(std::string("cuSPARSE BSR not run: best square ") + buf + " exceeds the fill limit " +
-                                     std::to_string(kMaxBsrFill).substr(0, 3));
+        throw kit::ConversionRefused(std::string("cuSPARSE BSR not run: best square ") + buf +
+                                     " exceeds the fill limit " + std::to_string(kMaxBsrFill).substr(0, 3));
     note = buf;
     return best;
 }
@@ -196,10 +212,10 @@ HostBsr<T> build_bsr(const kit::CooMatrix& A, int b) {
     count_t k = 0;
     for (index_t I = 0; I < h.mb; ++I) {
         const count_t begin = k;
-        while (k < nnz && A.row[k] / b == I) ++k;
+        while (k < nnz && A.row_idx[k] / b == I) ++k;
         block_cols.clear();
         for (count_t e = begin; e < k; ++e) {
-            const index_t J = A.col[e] / b;
+            const index_t J = A.col_idx[e] / b;
             if (seen[J] != I) {
                 seen[J] = I;
                 block_cols.push_back(J);
@@ -211,8 +227,8 @@ HostBsr<T> build_bsr(const kit::CooMatrix& A, int b) {
         h.col.insert(h.col.end(), block_cols.begin(), block_cols.end());
         h.vals.resize(h.col.size() * bb, T(0));
         for (count_t e = begin; e < k; ++e) {
-            const index_t J = A.col[e] / b;
-            h.vals[slot[J] * bb + (A.row[e] % b) * b + A.col[e] % b] = static_cast<T>(A.val[e]);
+            const index_t J = A.col_idx[e] / b;
+            h.vals[slot[J] * bb + (A.row_idx[e] % b) * b + A.col_idx[e] % b] = static_cast<T>(A.vals[e]);
         }
         h.row_ptr[I + 1] = static_cast<index_t>(h.col.size());
     }
@@ -221,21 +237,22 @@ HostBsr<T> build_bsr(const kit::CooMatrix& A, int b) {
 
 /// Legacy cusparse[SD]bsrmv, for toolkits whose generic SpMV refuses BSR.
 template <class T>
-void legacy_bsrmv(cusparseMatDescr_t descr, const HostBsr<T>& h, const kit::DeviceBuffer<index_t>& row_ptr,
-                  const kit::DeviceBuffer<index_t>& col, const kit::DeviceBuffer<T>& vals, const T* x, T* y) {
+void legacy_bsrmv(cusparseHandle_t handle, cusparseMatDescr_t descr, const HostBsr<T>& h,
+                  const kit::DeviceBuffer<index_t>& row_ptr, const kit::DeviceBuffer<index_t>& col,
+                  const kit::DeviceBuffer<T>& vals, const T* x, T* y) {
     const T one = 1;
     const int nnzb = static_cast<int>(h.col.size());
     if constexpr (std::is_same_v<T, float>)
-        CUSPARSE_CHECK(cusparseSbsrmv(handle(), CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, h.mb, h.nb, nnzb,
-                                      &one, descr, vals.data(), row_ptr.data(), col.data(), h.b, x, &one, y));
+        CUSPARSE_CHECK(cusparseSbsrmv(handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, h.mb, h.nb,
+                                      nnzb, &one, descr, vals.data(), row_ptr.data(), col.data(), h.b, x, &one, y));
     else
-        CUSPARSE_CHECK(cusparseDbsrmv(handle(), CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, h.mb, h.nb, nnzb,
-                                      &one, descr, vals.data(), row_ptr.data(), col.data(), h.b, x, &one, y));
+        CUSPARSE_CHECK(cusparseDbsrmv(handle, CUSPARSE_DIRECTION_ROW, CUSPARSE_OPERATION_NON_TRANSPOSE, h.mb, h.nb,
+                                      nnzb, &one, descr, vals.data(), row_ptr.data(), col.data(), h.b, x, &one, y));
 }
 
 template <class T>
-kit::RunResult run_bsr(const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                       const kit::RunOptions& opt) {
+kit::RunResult run_bsr(Handle& handle, const kit::CooMatrix& A, const std::vector<double>& x,
+                       const std::vector<double>& y, const kit::RunOptions& opt) {
     std::string note;
     const int b = pick_block_size(A, opt, sizeof(T), note);
     const HostBsr<T> h = build_bsr<T>(A, b);
@@ -252,7 +269,7 @@ kit::RunResult run_bsr(const kit::CooMatrix& A, const std::vector<double>& x, co
                                          const_cast<index_t*>(row_ptr.data()), const_cast<index_t*>(col.data()),
                                          const_cast<T*>(vals.data()), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                          CUSPARSE_INDEX_BASE_ZERO, value_type<T>(), CUSPARSE_ORDER_ROW));
-        GenericSpmv<T> spmv(mat, CUSPARSE_SPMV_BSR_ALG1, static_cast<std::int64_t>(xp.size()),
+        GenericSpmv<T> spmv(handle.get(), mat, CUSPARSE_SPMV_BSR_ALG1, static_cast<std::int64_t>(xp.size()),
                             static_cast<std::int64_t>(yp.size()));
         out = kit::run_on_cuda<T>(xp, yp, opt, [&](const T* xd, T* yd) { spmv(xd, yd); });
         note += ", generic API";
@@ -262,7 +279,9 @@ kit::RunResult run_bsr(const kit::CooMatrix& A, const std::vector<double>& x, co
         cusparseMatDescr_t descr = nullptr;
         CUSPARSE_CHECK(cusparseCreateMatDescr(&descr));
         try {
-            out = kit::run_on_cuda<T>(xp, yp, opt, [&](const T* xd, T* yd) { legacy_bsrmv(descr, h, row_ptr, col, vals, xd, yd); });
+            out = kit::run_on_cuda<T>(xp, yp, opt, [&](const T* xd, T* yd) {
+                legacy_bsrmv(handle.get(), descr, h, row_ptr, col, vals, xd, yd);
+            });
         } catch (...) {
             cusparseDestroyMatDescr(descr);
             throw;
@@ -276,41 +295,37 @@ kit::RunResult run_bsr(const kit::CooMatrix& A, const std::vector<double>& x, co
     return out;
 }
 
+/// A variant's run function: `run(tag, handle, A, x, y, opt)` in the options' precision, on the
+/// handle every cuSPARSE variant shares.
+template <class Run>
+kit::RunFunction on_handle(const std::shared_ptr<Handle>& handle, Run run) {
+    return [handle, run](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                         const kit::RunOptions& opt) {
+        return kit::dispatch_precision(opt.precision, [&](auto tag) { return run(tag, *handle, A, x, y, opt); });
+    };
+}
+
 }  // namespace
 
 void add_cusparse_variants(std::vector<kit::Variant>& out) {
     using kit::Backend;
-    out.push_back({"cusparse-csr", Backend::cuda, "cusparse", 0, "cuSPARSE generic SpMV on CSR, default algorithm",
-                   [](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                      const kit::RunOptions& opt) {
-                       return kit::dispatch_precision(opt.precision, [&](auto tag) {
-                           return run_csr<decltype(tag)>(A, x, y, opt, CUSPARSE_SPMV_ALG_DEFAULT);
-                       });
-                   }});
-    out.push_back({"cusparse-csr-alg2", Backend::cuda, "cusparse", 0, "cuSPARSE generic SpMV on CSR, CSR_ALG2",
-                   [](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                      const kit::RunOptions& opt) {
-                       return kit::dispatch_precision(opt.precision, [&](auto tag) {
-                           return run_csr<decltype(tag)>(A, x, y, opt, CUSPARSE_SPMV_CSR_ALG2);
-                       });
-                   }});
+    const auto handle = std::make_shared<Handle>();
+    out.push_back(
+        {"cusparse-csr", Backend::cuda, "cusparse", 0, "cuSPARSE generic SpMV on CSR, default algorithm",
+         on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y, const auto& opt) {
+             return run_csr<decltype(tag)>(h, A, x, y, opt, CUSPARSE_SPMV_ALG_DEFAULT);
+         })});
+    out.push_back(
+        {"cusparse-csr-alg2", Backend::cuda, "cusparse", 0, "cuSPARSE generic SpMV on CSR, CSR_ALG2",
+         on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y, const auto& opt) {
+             return run_csr<decltype(tag)>(h, A, x, y, opt, CUSPARSE_SPMV_CSR_ALG2);
+         })});
     out.push_back({"cusparse-coo", Backend::cuda, "cusparse", 0, "cuSPARSE generic SpMV on COO, default algorithm",
-                   [](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                      const kit::RunOptions& opt) {
-                       return kit::dispatch_precision(opt.precision,
-                                                      [&](auto tag) { return run_coo<decltype(tag)>(A, x, y, opt); });
-                   }});
+                   on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y,
+                                        const auto& opt) { return run_coo<decltype(tag)>(h, A, x, y, opt); })});
     out.push_back({"cusparse-bsr", Backend::cuda, "cusparse", 0, "cuSPARSE SpMV on BSR with square blocks",
-                   [](const kit::CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                      const kit::RunOptions& opt) {
-                       return kit::dispatch_precision(opt.precision,
-                                                      [&](auto tag) { return run_bsr<decltype(tag)>(A, x, y, opt); });
-                   }});
-}
-
-void release_cusparse() {
-    if (g_handle) cusparseDestroy(g_handle);
-    g_handle = nullptr;
+                   on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y,
+                                        const auto& opt) { return run_bsr<decltype(tag)>(h, A, x, y, opt); })});
 }
 
 }  // namespace bench

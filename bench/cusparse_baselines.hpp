@@ -13,6 +13,8 @@
 /// Each calls cusparseSpMV_preprocess once before the checked run. Timing, warm-up, L2
 /// flush and the median are the kit's (kit::run_on_cuda), so a kernel and its baseline are
 /// measured by the same code. alpha = beta = 1 gives the kit's y <- y + A x.
+/// The four share one cuSPARSE handle, made on their first run and destroyed with the last of
+/// them: keep the variant list alive no longer than CUDA (a local in main does).
 #pragma once
 
 #include <vector>
@@ -23,8 +25,5 @@ namespace bench {
 
 /// @brief Appends the four cuSPARSE variants. @param out [in,out] variant list
 void add_cusparse_variants(std::vector<kit::Variant>& out);
-
-/// @brief Destroys the cuSPARSE handle (call before the process exits, while CUDA is alive).
-void release_cusparse();
 
 }  // namespace bench

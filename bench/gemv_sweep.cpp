@@ -26,28 +26,19 @@ namespace {
 
 // Square sizes: 256..4500 in steps of 256 for the cuBLAS target (the paper's range; 2000 is the
 // suite's dense matrix), 8192 and up for the ceiling.
-const int kSizes[] = {256,  512,  768,  1024, 1280, 1536, 1792, 2000, 2048, 2304, 2560, 2816,
-                      3072, 3328, 3584, 3840, 4096, 4352, 4500, 8192, 10240};
+const int kSizes[] = {256,  512,  768,  1024, 1280, 1536, 1792, 2000, 2048, 2304, 2560,
+                      2816, 3072, 3328, 3584, 3840, 4096, 4352, 4500, 8192, 10240};
 // Shapes are tuned at these sizes (none of them a sweep size) and each sweep size takes the
 // shape tuned nearest to it (in log n): the best shape changes with n, as the paper found.
 const int kTuneSizes[] = {640, 1408, 2944, 5632};
-const int kSparseSizes[] = {2000, 4096};          // the link back to SpMV
-// Candidate shapes as tunables (the bench does not see lab 09's shape table): the paper's
-// blocks, then lab 09's warp-columns shapes (transposed only). Unbuilt ones are refused.
-std::vector<std::map<std::string, int>> candidate_shapes() {
-    std::vector<std::map<std::string, int>> out;
-    for (int bs : {32, 64, 128})
-        for (int ty : {1, 2, 4, 8, 16}) out.push_back({{"gemv_block_size", bs}, {"gemv_thread_y", ty}});
-    for (int c : {1, 2, 4, 8}) out.push_back({{"gemv_columns_per_warp", c}});
-    return out;
-}
-
+const int kSparseSizes[] = {2000, 4096};  // the link back to SpMV
+#if KIT_HAVE_CUDA
 struct Timed {
     bool ok = false;
     std::string status;  // why not ok
     double ms = 0, steady_ms = 0, gbs = 0, steady_gbs = 0;
     kit::count_t bytes = 0;
-    std::string shape;  // the shape the kernel ran, as lab 09 names it in its note ("64x4"); "" for others
+    std::string shape;  // the shape a shape-tuned kernel ran, as its note names it ("64x4"); "" for others
 };
 
 Timed timed(const kit::Variant& v, const kit::Reference& ref, const GemvSweepOptions& o, kit::Precision p,
@@ -84,6 +75,188 @@ kit::Reference dense_reference(int n) {
     return kit::Reference(std::move(A), std::move(x), std::move(y));
 }
 
+const char* const kOpName[2] = {"N", "T"};
+
+bool failed(const Timed& r) { return r.status.rfind("WRONG", 0) == 0 || r.status.rfind("ERROR", 0) == 0; }
+
+/// One sweep: the kernels it compares, the shapes it tuned, the figures it gathered.
+class GemvSweep {
+public:
+    explicit GemvSweep(const GemvSweepOptions& o) : o_(o) {
+        // Ours: the dense kernels whose shape is tuned, without and with the transpose; the
+        // link back to SpMV: every other CUDA kernel of the kit, and cuSPARSE's.
+        for (const kit::Variant& v : kit::registry().all()) {
+            if (v.backend != kit::Backend::cuda) continue;
+            if (v.family != "dense")
+                sparse_.push_back(v);
+            else if (v.has_role(kit::role::shape_tuned))
+                ours_[v.has_role(kit::role::transposed) ? 1 : 0] = &v;
+        }
+        if (!ours_[0] || !ours_[1]) throw kit::Error("gemv-sweep: the shape-tuned GEMV variants are not in this build");
+        add_cublas_variants(cublas_);
+        add_cusparse_variants(sparse_);
+        ceiling_ = kit::measure_device_ceiling(kit::Backend::cuda, 0, 20);
+        std::printf("gemv-sweep on %s: read ceiling %.1f GB/s (copy kernel %.1f, copy API %.1f)\n",
+                    ceiling_.device.c_str(), ceiling_.read_gbs, ceiling_.copy_kernel_gbs, ceiling_.copy_api_gbs);
+        if (!o_.out_dir.empty()) {
+            csv_.open(o_.out_dir + "/gemv_sweep.csv");
+            csv_ << "n,precision,op,kernel,ms,gbs,steady_ms,steady_gbs,bytes,pct_read_ceiling,status,shape\n";
+        }
+    }
+
+    /// 1. The fastest shape per precision and transpose at each tuning size.
+    void tune() {
+        for (int size : kTuneSizes) {
+            const kit::Reference ref = dense_reference(size);
+            for (kit::Precision p : o_.precisions)
+                for (int t = 0; t < 2; ++t) tune_one(ref, size, p, t);
+        }
+    }
+
+    /// 2. Ours against cuBLAS at every size.
+    void sweep() {
+        std::printf("\n%6s %-6s %2s %10s %10s %10s %10s %8s %8s\n", "n", "prec", "op", "ours GB/s", "cuBLAS", "steady",
+                    "cuBLAS st", "x cuBLAS", "%read");
+        for (int n : kSizes) {
+            if (skipped(n)) continue;
+            const kit::Reference ref = dense_reference(n);
+            for (kit::Precision p : o_.precisions)
+                for (int t = 0; t < 2; ++t) compare(ref, n, p, t);
+        }
+    }
+
+    /// 3. The link back to SpMV: the best sparse kernel of the kit on the same dense matrices.
+    void sparse_link() {
+        std::printf("\nthe same dense matrices as sparse matrices (cold figures; bytes from each format's model):\n");
+        std::printf("%6s %-6s %-24s %10s %12s %10s\n", "n", "prec", "kernel", "ms", "MB moved", "GB/s");
+        for (int n : kSparseSizes) {
+            if (skipped(n)) continue;
+            const kit::Reference ref = dense_reference(n);
+            for (kit::Precision p : o_.precisions) best_sparse(ref, n, p);
+        }
+    }
+
+    /// 4. The targets; returns the exit status.
+    int targets() {
+        std::printf("\ntargets:\n");
+        double all_sum = 0;
+        int all_count = 0;
+        for (const auto& [key, sc] : log_ratio_) {
+            const double g = std::exp(sc.first / sc.second);
+            all_sum += sc.first;
+            all_count += sc.second;
+            std::printf("  %s geomean x cuBLAS over n = 256..4500, %s %s: %.2f\n", g >= 1.0 ? "PASS" : "MISS",
+                        kit::to_string(key.first).c_str(), kOpName[key.second], g);
+        }
+        if (all_count)
+            std::printf("  %s geomean x cuBLAS over all of them: %.2f (target >= 1.0)\n",
+                        std::exp(all_sum / all_count) >= 1.0 ? "PASS" : "MISS", std::exp(all_sum / all_count));
+        for (const std::string& l : ceiling_lines_) std::printf("%s (target >= 90%%)\n", l.c_str());
+        std::printf("gemv-sweep: ceiling targets %d PASS, %d MISS%s\n", ceiling_pass_, ceiling_miss_,
+                    wrong_ ? "; some results were WRONG or ERROR (see above)" : "");
+        if (csv_.is_open()) std::printf("gemv-sweep: wrote %s/gemv_sweep.csv\n", o_.out_dir.c_str());
+        return wrong_ ? 1 : 0;
+    }
+
+private:
+    struct Tuned {
+        std::map<std::string, int> tunables;  // the shape, as tunables
+        std::string name;                     // and as the kernel names it in its note
+    };
+
+    bool skipped(int n) const { return o_.max_n > 0 && n > o_.max_n; }
+
+    double pct_of_read(double gbs) const { return ceiling_.read_gbs > 0 ? 100 * gbs / ceiling_.read_gbs : 0; }
+
+    void tune_one(const kit::Reference& ref, int size, kit::Precision p, int t) {
+        double best_ms = 0;
+        std::printf("tuning %s %s at n = %d:", kit::to_string(p).c_str(), kOpName[t], size);
+        // Every declared shape: one that is not built, or not for this transpose, is refused.
+        for (const auto& shape : kit::tunable_settings(*ours_[t])) {
+            const Timed r = timed(*ours_[t], ref, o_, p, shape);
+            if (!r.ok) {
+                wrong_ = wrong_ || failed(r);
+                continue;
+            }
+            std::printf(" %s %.1f GB/s;", r.shape.c_str(), r.gbs);
+            if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, tuned_[{size, p, t}] = {shape, r.shape};
+        }
+        std::printf("\n  best: %s\n", tuned_[{size, p, t}].name.c_str());
+    }
+
+    /// The shape tuned at the size nearest to n, in log n.
+    std::map<std::string, int> best_shape(int n, kit::Precision p, int t) {
+        int nearest = kTuneSizes[0];
+        for (int size : kTuneSizes)
+            if (std::abs(std::log(double(size) / n)) < std::abs(std::log(double(nearest) / n))) nearest = size;
+        return tuned_[{nearest, p, t}].tunables;
+    }
+
+    void csv_row(int n, kit::Precision p, const char* op, const std::string& name, const Timed& r) {
+        if (!csv_.is_open()) return;
+        csv_ << n << "," << kit::to_string(p) << "," << op << "," << name << "," << r.ms << "," << r.gbs << ","
+             << r.steady_ms << "," << r.steady_gbs << "," << r.bytes << "," << pct_of_read(r.gbs) << ","
+             << (r.ok ? "ok" : r.status) << "," << r.shape << "\n";
+    }
+
+    void compare(const kit::Reference& ref, int n, kit::Precision p, int t) {
+        const Timed a = timed(*ours_[t], ref, o_, p, best_shape(n, p, t));
+        const Timed b = timed(cublas_[t], ref, o_, p);
+        for (const auto& [name, r] : {std::pair{ours_[t]->name, a}, std::pair{cublas_[t].name, b}}) {
+            if (!r.ok) {
+                std::printf("%6d %-6s %2s %s: %s\n", n, kit::to_string(p).c_str(), kOpName[t], name.c_str(),
+                            r.status.c_str());
+                wrong_ = wrong_ || failed(r);
+            }
+            csv_row(n, p, kOpName[t], name, r);
+        }
+        if (!a.ok || !b.ok) return;
+        const double ratio = b.ms / a.ms, pct = pct_of_read(a.gbs);
+        std::printf("%6d %-6s %2s %10.1f %10.1f %10.1f %10.1f %8.2f %7.0f%%\n", n, kit::to_string(p).c_str(),
+                    kOpName[t], a.gbs, b.gbs, a.steady_gbs, b.steady_gbs, ratio, pct);
+        if (n <= 4500) {
+            log_ratio_[{p, t}].first += std::log(ratio);
+            ++log_ratio_[{p, t}].second;
+        }
+        if (n >= 8192) {
+            char line[160];
+            std::snprintf(line, sizeof line, "  %s n = %d %s %s: %.0f%% of the read ceiling",
+                          pct >= 90 ? "PASS" : "MISS", n, kit::to_string(p).c_str(), kOpName[t], pct);
+            ceiling_lines_.push_back(line);
+            ++(pct >= 90 ? ceiling_pass_ : ceiling_miss_);
+        }
+    }
+
+    void best_sparse(const kit::Reference& ref, int n, kit::Precision p) {
+        const Timed a = timed(*ours_[0], ref, o_, p, best_shape(n, p, 0));
+        const Timed b = timed(cublas_[0], ref, o_, p);
+        std::string best_name = "none";
+        Timed best;
+        for (const kit::Variant& v : sparse_) {
+            const Timed r = timed(v, ref, o_, p);
+            if (r.ok && (!best.ok || r.ms < best.ms)) best = r, best_name = v.name;
+        }
+        for (const auto& [name, r] :
+             {std::pair{ours_[0]->name, a}, std::pair{cublas_[0].name, b}, std::pair{best_name, best}})
+            if (r.ok)
+                std::printf("%6d %-6s %-24s %10.4f %12.1f %10.1f\n", n, kit::to_string(p).c_str(), name.c_str(), r.ms,
+                            r.bytes / 1e6, r.gbs);
+        if (best.ok) csv_row(n, p, "N", "best-sparse:" + best_name, best);
+    }
+
+    const GemvSweepOptions& o_;
+    const kit::Variant* ours_[2] = {nullptr, nullptr};
+    std::vector<kit::Variant> cublas_, sparse_;
+    kit::BandwidthCeiling ceiling_;
+    std::ofstream csv_;
+    bool wrong_ = false;
+    std::map<std::tuple<int, kit::Precision, int>, Tuned> tuned_;                 // (size, p, op) -> best shape
+    std::map<std::pair<kit::Precision, int>, std::pair<double, int>> log_ratio_;  // sum of log(cuBLAS / ours), count
+    std::vector<std::string> ceiling_lines_;
+    int ceiling_pass_ = 0, ceiling_miss_ = 0;
+};
+#endif
+
 }  // namespace
 
 int run_gemv_sweep(const GemvSweepOptions& o) {
@@ -92,147 +265,13 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
         return 2;
     }
 #if KIT_HAVE_CUDA
-    const kit::Variant* ours[2] = {kit::registry().find("gemv-tuned", kit::Backend::cuda),
-                                   kit::registry().find("gemv-tuned-t", kit::Backend::cuda)};
-    if (!ours[0] || !ours[1]) throw kit::Error("gemv-sweep: lab 09's gemv-tuned variants are not in this build");
-    std::vector<kit::Variant> cublas, sparse;
-    add_cublas_variants(cublas);
-    for (const kit::Variant& v : kit::registry().all())
-        if (v.backend == kit::Backend::cuda && v.lab != "09-gemv") sparse.push_back(v);
-    add_cusparse_variants(sparse);
-
-    const kit::BandwidthCeiling ceiling = kit::measure_device_ceiling(kit::Backend::cuda, 0, 20);
-    std::printf("gemv-sweep on %s: read ceiling %.1f GB/s (copy kernel %.1f, copy API %.1f)\n", ceiling.device.c_str(),
-                ceiling.read_gbs, ceiling.copy_kernel_gbs, ceiling.copy_api_gbs);
-    bool wrong = false;
-    const char* op_name[2] = {"N", "T"};
-
-    // 1. tune gemv_block_size x thread_y per precision and transpose at each tuning size
-    struct Tuned {
-        std::map<std::string, int> tunables;  // the shape, as tunables
-        std::string name;                     // and as lab 09 names it
-    };
-    std::map<std::tuple<int, kit::Precision, int>, Tuned> tuned;  // (size, p, op) -> best shape
-    for (int size : kTuneSizes) {
-        const kit::Reference ref = dense_reference(size);
-        for (kit::Precision p : o.precisions)
-            for (int t = 0; t < 2; ++t) {
-                double best_ms = 0;
-                std::printf("tuning %s %s at n = %d:", kit::to_string(p).c_str(), op_name[t], size);
-                for (const auto& shape : candidate_shapes()) {
-                    const Timed r = timed(*ours[t], ref, o, p, shape);
-                    if (!r.ok) {
-                        wrong = wrong || r.status.rfind("WRONG", 0) == 0 || r.status.rfind("ERROR", 0) == 0;
-                        continue;  // a shape that is not built, or not for this transpose, is refused
-                    }
-                    std::printf(" %s %.1f GB/s;", r.shape.c_str(), r.gbs);
-                    if (best_ms == 0 || r.ms < best_ms) best_ms = r.ms, tuned[{size, p, t}] = {shape, r.shape};
-                }
-                std::printf("\n  best: %s\n", tuned[{size, p, t}].name.c_str());
-            }
-    }
-    // The shape tuned at the size nearest to n, in log n.
-    const auto best_shape = [&](int n, kit::Precision p, int t) {
-        int nearest = kTuneSizes[0];
-        for (int size : kTuneSizes)
-            if (std::abs(std::log(double(size) / n)) < std::abs(std::log(double(nearest) / n))) nearest = size;
-        return tuned[{nearest, p, t}].tunables;
-    };
-
-    // 2. the sweep: ours against cuBLAS
-    std::ofstream csv;
-    if (!o.out_dir.empty()) {
-        csv.open(o.out_dir + "/gemv_sweep.csv");
-        csv << "n,precision,op,kernel,ms,gbs,steady_ms,steady_gbs,bytes,pct_read_ceiling,status,shape\n";
-    }
-    std::map<std::pair<kit::Precision, int>, std::pair<double, int>> log_ratio;  // sum of log(cuBLAS ms / ours ms), count
-    std::vector<std::string> ceiling_lines;
-    int ceiling_pass = 0, ceiling_miss = 0;
-    std::printf("\n%6s %-6s %2s %10s %10s %10s %10s %8s %8s\n", "n", "prec", "op", "ours GB/s", "cuBLAS", "steady",
-                "cuBLAS st", "x cuBLAS", "%read");
-    const auto skipped = [&](int n) { return o.max_n > 0 && n > o.max_n; };
-    for (int n : kSizes) {
-        if (skipped(n)) continue;
-        const kit::Reference ref = dense_reference(n);
-        for (kit::Precision p : o.precisions)
-            for (int t = 0; t < 2; ++t) {
-                const Timed a = timed(*ours[t], ref, o, p, best_shape(n, p, t));
-                const Timed b = timed(cublas[t], ref, o, p);
-                for (const auto& [name, r] : {std::pair{ours[t]->name, a}, std::pair{cublas[t].name, b}}) {
-                    if (!r.ok) {
-                        std::printf("%6d %-6s %2s %s: %s\n", n, kit::to_string(p).c_str(), op_name[t], name.c_str(), r.status.c_str());
-                        wrong = wrong || r.status.rfind("WRONG", 0) == 0 || r.status.rfind("ERROR", 0) == 0;
-                    }
-                    if (csv.is_open())
-                        csv << n << "," << kit::to_string(p) << "," << op_name[t] << "," << name << "," << r.ms << "," << r.gbs
-                            << "," << r.steady_ms << "," << r.steady_gbs << "," << r.bytes << ","
-                            << (ceiling.read_gbs > 0 ? 100 * r.gbs / ceiling.read_gbs : 0) << "," << (r.ok ? "ok" : r.status) << ","
-                            << r.shape << "\n";
-                }
-                if (!a.ok || !b.ok) continue;
-                const double ratio = b.ms / a.ms, pct = ceiling.read_gbs > 0 ? 100 * a.gbs / ceiling.read_gbs : 0;
-                std::printf("%6d %-6s %2s %10.1f %10.1f %10.1f %10.1f %8.2f %7.0f%%\n", n, kit::to_string(p).c_str(),
-                            op_name[t], a.gbs, b.gbs, a.steady_gbs, b.steady_gbs, ratio, pct);
-                if (n <= 4500) {
-                    log_ratio[{p, t}].first += std::log(ratio);
-                    ++log_ratio[{p, t}].second;
-                }
-                if (n >= 8192) {
-                    char line[160];
-                    std::snprintf(line, sizeof line, "  %s n = %d %s %s: %.0f%% of the read ceiling", pct >= 90 ? "PASS" : "MISS",
-                                  n, kit::to_string(p).c_str(), op_name[t], pct);
-                    ceiling_lines.push_back(line);
-                    ++(pct >= 90 ? ceiling_pass : ceiling_miss);
-                }
-            }
-    }
-
-    // 3. the link back to SpMV: the best sparse kernel of the kit on the same dense matrices
-    std::printf("\nthe same dense matrices as sparse matrices (cold figures; bytes from each format's model):\n");
-    std::printf("%6s %-6s %-24s %10s %12s %10s\n", "n", "prec", "kernel", "ms", "MB moved", "GB/s");
-    for (int n : kSparseSizes) {
-        if (skipped(n)) continue;
-        const kit::Reference ref = dense_reference(n);
-        for (kit::Precision p : o.precisions) {
-            const Timed a = timed(*ours[0], ref, o, p, best_shape(n, p, 0));
-            const Timed b = timed(cublas[0], ref, o, p);
-            std::string best_name = "none";
-            Timed best;
-            for (const kit::Variant& v : sparse) {
-                const Timed r = timed(v, ref, o, p);
-                if (r.ok && (!best.ok || r.ms < best.ms)) best = r, best_name = v.name;
-            }
-            for (const auto& [name, r] : {std::pair{ours[0]->name, a}, std::pair{cublas[0].name, b}, std::pair{best_name, best}})
-                if (r.ok)
-                    std::printf("%6d %-6s %-24s %10.4f %12.1f %10.1f\n", n, kit::to_string(p).c_str(), name.c_str(), r.ms,
-                                r.bytes / 1e6, r.gbs);
-            if (csv.is_open() && best.ok)
-                csv << n << "," << kit::to_string(p) << ",N,best-sparse:" << best_name << "," << best.ms << "," << best.gbs << ","
-                    << best.steady_ms << "," << best.steady_gbs << "," << best.bytes << ","
-                    << (ceiling.read_gbs > 0 ? 100 * best.gbs / ceiling.read_gbs : 0) << ",ok,\n";
-        }
-    }
-
-    // 4. targets
-    std::printf("\ntargets:\n");
-    double all_sum = 0;
-    int all_count = 0;
-    for (const auto& [key, sc] : log_ratio) {
-        const double g = std::exp(sc.first / sc.second);
-        all_sum += sc.first;
-        all_count += sc.second;
-        std::printf("  %s geomean x cuBLAS over n = 256..4500, %s %s: %.2f\n", g >= 1.0 ? "PASS" : "MISS",
-                    kit::to_string(key.first).c_str(), op_name[key.second], g);
-    }
-    if (all_count)
-        std::printf("  %s geomean x cuBLAS over all of them: %.2f (target >= 1.0)\n",
-                    std::exp(all_sum / all_count) >= 1.0 ? "PASS" : "MISS", std::exp(all_sum / all_count));
-    for (const std::string& l : ceiling_lines) std::printf("%s (target >= 90%%)\n", l.c_str());
-    std::printf("gemv-sweep: ceiling targets %d PASS, %d MISS%s\n", ceiling_pass, ceiling_miss,
-                wrong ? "; some results were WRONG or ERROR (see above)" : "");
-    if (csv.is_open()) std::printf("gemv-sweep: wrote %s/gemv_sweep.csv\n", o.out_dir.c_str());
+    GemvSweep sweep(o);
+    sweep.tune();
+    sweep.sweep();
+    sweep.sparse_link();
+    const int status = sweep.targets();
     release_cublas();
-    return wrong ? 1 : 0;
+    return status;
 #else
     (void)o;
     return 2;

@@ -5,7 +5,8 @@
 /// 1. For each matrix and precision, the best kit kernel reaches >= 1.0x cuSPARSE CSR;
 ///    over the suite, the geometric mean of those best ratios is >= 1.1x.
 /// 2. On large matrices (>= 10M nonzeros) of its own structure, each format reaches >= 80%
-///    of the measured copy ceiling in its own bytes model (dia, ell, bcsr, csr-vector, csr5).
+///    of the measured copy ceiling in its own bytes model (dia, ell, bcsr, csr5, and the CSR
+///    kernel its lab declares the default choice).
 /// 3. CSR5 is at least as fast as cuSPARSE CSR on the power-law matrix.
 /// 4. Lab 07's DIA path on the radius-5 matrix with >= 20M nonzeros, as measured today: each
 ///    buffer step (1-4) >= 70% of the bandwidth ceiling in the kit's bytes model, and the
@@ -25,6 +26,8 @@
 #include <iosfwd>
 #include <string>
 #include <vector>
+
+#include "registry/variants.hpp"
 
 namespace bench {
 
@@ -63,12 +66,18 @@ struct Record {
     std::string format() const;
 };
 
-/// @brief Format of a variant from its name: the part before the first '-' ("dia-shared" ->
-/// "dia", "csr5-tile" -> "csr5"), except that CSR kernels keep their full name
-/// ("csr-vector") and cuSPARSE baselines read "cusparse-<format>" ("cusparse-csr-alg2" ->
-/// "cusparse-csr"). A forced block size ("bcsr-warp@2x3") is not part of the format.
+/// @brief Format of a variant from its name, by the kit's naming convention "<format>-<how>":
+/// the part before the first '-', except that CSR kernels keep their full name (each is a
+/// format of its own in the tables) and cuSPARSE baselines read "cusparse-<format>"
+/// ("cusparse-csr-<algorithm>" -> "cusparse-csr"). A forced block size ("<name>@2x3") is not
+/// part of the format.
 /// @param kernel [in] variant name
 std::string format_of(const std::string& kernel);
+
+/// @brief True if kernel `v` is one of a matrix's own entries (MatrixSpec::own_formats): an
+/// entry names a format (format_of) or a role the kernel's lab declared for it (kit::role), so
+/// the suite never names a lab's kernel. @param v [in] variant  @param own [in] the entry
+bool is_own_kernel(const kit::Variant& v, const std::string& own);
 
 /// @brief Counts of the target checks.
 struct TargetTally {

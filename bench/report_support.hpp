@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "registry/variants.hpp"
 #include "report.hpp"
 
 namespace bench {
@@ -28,6 +29,28 @@ inline std::string label(const Record& r) { return r.backend + ":" + r.kernel; }
 
 /// @brief A kit kernel (not a baseline) that ran on a GPU and matched the oracle. @param r [in] record
 inline bool ok_gpu_kit(const Record& r) { return r.status == "ok" && r.gpu && r.is_kit(); }
+
+/// @brief The registered variant a record ran (a forced block size, "@2x3", set aside), or
+/// nullptr for a baseline: its lab's metadata (family, roles) says what the targets make of it.
+/// @param r [in] record
+inline const kit::Variant* variant_of(const Record& r) {
+    if (!r.is_kit()) return nullptr;
+    return kit::registry().find(r.kernel.substr(0, r.kernel.find('@')), kit::parse_backend(r.backend));
+}
+
+/// @brief True if the record's variant belongs to `family` (kit::Variant::family).
+/// @param r [in] record  @param family [in] e.g. "csr"
+inline bool in_family(const Record& r, const std::string& family) {
+    const kit::Variant* v = variant_of(r);
+    return v && v->family == family;
+}
+
+/// @brief True if the record's variant has role `role` (kit::role). @param r [in] record
+/// @param role [in] a kit::role
+inline bool has_role(const Record& r, const std::string& role) {
+    const kit::Variant* v = variant_of(r);
+    return v && v->has_role(role);
+}
 
 /// @brief Best record (by `score`) among those passing `keep`; nullptr if none.
 /// @param rs [in] records  @param keep [in] filter  @param score [in] larger is better

@@ -9,6 +9,7 @@
 #include "io/generators.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
+#include "registry/variants.hpp"
 
 namespace bench {
 namespace {
@@ -95,11 +96,11 @@ CooMatrix generate_dense(int n, std::uint64_t seed) {
     CooMatrix A;
     A.rows = A.cols = n;
     const std::size_t entries = static_cast<std::size_t>(n) * n;
-    A.row.reserve(entries);
-    A.col.reserve(entries);
-    A.val.reserve(entries);
+    A.row_idx.reserve(entries);
+    A.col_idx.reserve(entries);
+    A.vals.reserve(entries);
     for (index_t i = 0; i < n; ++i)
-        for (index_t j = 0; j < n; ++j) A.add(i, j, hashed_value(seed, A.val.size()));
+        for (index_t j = 0; j < n; ++j) A.add(i, j, hashed_value(seed, A.vals.size()));
     return A;
 }
 
@@ -130,7 +131,7 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
     });
     add(grid_name("fem_q1_dof3", d.fem_n, d.fem_n), "fem-block", {"bcsr"}, 81LL * d.fem_n * d.fem_n,
         [d] { return kit::generate_block_fem(d.fem_n, d.fem_n, 3, 11); });
-    add("random32_" + std::to_string(d.random_n), "random", {"csr-vector"}, 32LL * d.random_n,
+    add("random32_" + std::to_string(d.random_n), "random", {kit::role::default_choice}, 32LL * d.random_n,
         [d] { return kit::generate_random(d.random_n, d.random_n, 32, 21); });
     add("power_law_" + std::to_string(d.power_n), "power-law", {"csr5"}, 13LL * d.power_n,
         [d] { return kit::generate_power_law(d.power_n, d.power_n, 1.0, 31); });
@@ -138,9 +139,11 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
         [d] { return kit::generate_dense_rows(d.dense_rows_n, 20, 4, 41); });
     add(grid_name("dense", d.dense_n, d.dense_n), "dense", {}, 1LL * d.dense_n * d.dense_n,
         [d] { return generate_dense(d.dense_n, 51); });
-    // the 100M+ point: 27 diagonals of 4.1M rows, 1.3 GB in double; csr-merge is there for the
-    // CSR target (the best CSR-family kernel against cuSPARSE on every matrix above 1M nonzeros)
-    add("stencil3d27_n" + std::to_string(s27), "stencil", {"dia", "ell", "csr-vector", "csr-merge"}, 27LL * s27 * s27 * s27,
+    // the 100M+ point: 27 diagonals of 4.1M rows, 1.3 GB in double; the load-balanced CSR kernel
+    // is there for the CSR target (the best CSR-family kernel against cuSPARSE on every matrix
+    // above 1M nonzeros)
+    add("stencil3d27_n" + std::to_string(s27), "stencil",
+        {"dia", "ell", kit::role::default_choice, kit::role::load_balanced}, 27LL * s27 * s27 * s27,
         [s27] { return kit::generate_stencil3d(s27, 27); });
     if (size == Size::large) s.back().double_only = s.back().own_formats_only = true;
 

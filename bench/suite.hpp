@@ -10,7 +10,7 @@
 /// | radius      | dia                     | the AMD case study's image matrix: 81 diagonals  |
 /// | rdb         | dia                     | rdb450 scaled up (Brusselator, 7 diagonals)      |
 /// | fem-block   | bcsr                    | dense 3x3 blocks (lab 05's Q1 FEM generator)    |
-/// | random      | csr-vector              | moderate rows (mean 32), no structure            |
+/// | random      | default-choice CSR      | moderate rows (mean 32), no structure            |
 /// | power-law   | csr5                    | Zipf row lengths: one row holds 5% of the entries|
 /// | dense-rows  | hyb                     | a few full rows: ELL refuses, HYB and CSR5 cope  |
 /// | dense       | (none)                  | the Williams set's 2000 x 2000 dense matrix      |
@@ -46,7 +46,9 @@ std::string to_string(Size s);
 struct MatrixSpec {
     std::string name;                      ///< unique, no '/', e.g. "stencil2d_1600x1600"
     std::string family;                    ///< see the table in this file's comment
-    std::vector<std::string> own_formats;  ///< formats for which this is the own structure
+    /// formats for which this is the own structure, or kit::role names for kernels that a
+    /// format alone does not single out (bench::is_own_kernel matches both)
+    std::vector<std::string> own_formats;
     std::int64_t nnz_estimate = 0;         ///< about how many entries (for progress lines; 0: unknown)
     bool double_only = false;              ///< too large to run twice within the time budget
     bool own_formats_only = false;         ///< too large for every kernel: run only the CUDA kernels of

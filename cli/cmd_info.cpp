@@ -2,7 +2,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "cli_args.hpp"
+#include "core/args.hpp"
 #include "commands.hpp"
 #include "model/format_model.hpp"
 #include "core/kit_error.hpp"
@@ -30,8 +30,10 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     const model::HybSplit& s = r.hyb;
     std::printf("format model    lab 08 (Li, Yang and Li), %s, device parameters: %s\n", to_string(precision).c_str(),
                 source.c_str());
-    std::printf("PMF             E(X) = %.4f, longest row %d, HYB K = %d: P(X<=K) = %.4f, E(X|X<=K) = %.4f, "
-                "E(X|X>K) = %.4f\n", r.mean, r.pmf.longest(), s.K, s.p_le, s.e_le, s.e_gt);
+    std::printf(
+        "PMF             E(X) = %.4f, longest row %d, HYB K = %d: P(X<=K) = %.4f, E(X|X<=K) = %.4f, "
+        "E(X|X>K) = %.4f\n",
+        r.mean, r.pmf.longest(), s.K, s.p_le, s.e_le, s.e_gt);
     std::printf("                NNZ(X<=K) = %lld, NNZ(X>K) = %lld; HYB holds %lld in ELL, %lld in COO\n",
                 static_cast<long long>(s.nnz_le), static_cast<long long>(s.nnz_gt), static_cast<long long>(s.nnz_ell),
                 static_cast<long long>(s.nnz_coo));
@@ -42,9 +44,10 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     std::printf("predicted       %-13s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "kernel (ms)", "total", "AM", "gather",
                 "sectors", "atomics", "CTC", "serial", "launch", "GB/s");
     for (const model::KernelPrediction& k : r.kernels)
-        std::printf("                %-13s %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.0f%s%s\n", k.variant.c_str(),
-                    k.total_ms, k.am_ms, k.gather_ms, k.sector_ms, k.atomic_ms, k.ctc_m_ms + k.ctc_a_ms, k.serial_ms,
-                    k.launch_ms, k.stream_gbs, k.feasible ? "" : "  infeasible: ", k.why_not.c_str());
+        std::printf("                %-13s %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.0f%s%s\n",
+                    k.variant.c_str(), k.total_ms, k.am_ms, k.gather_ms, k.sector_ms, k.atomic_ms,
+                    k.ctc_m_ms + k.ctc_a_ms, k.serial_ms, k.launch_ms, k.stream_gbs,
+                    k.feasible ? "" : "  infeasible: ", k.why_not.c_str());
     std::printf("pick            %s%s%s\n", r.pick.empty() ? "none" : r.pick.c_str(), r.reason.empty() ? "" : ": ",
                 r.reason.c_str());
     if (csv_path.empty()) return;
@@ -56,8 +59,8 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     name = name.substr(0, name.find('.'));
     for (const model::KernelPrediction& k : r.kernels)
         csv << name << "," << to_string(precision) << "," << k.variant << "," << model::to_string(k.format) << ","
-            << (k.feasible ? 1 : 0) << "," << k.total_ms << "," << k.bytes << "," << k.stream_gbs << "," << k.am_ms << ","
-            << k.gather_ms << "," << k.sector_ms << "," << k.atomic_ms << "," << k.ctc_m_ms + k.ctc_a_ms << ","
+            << (k.feasible ? 1 : 0) << "," << k.total_ms << "," << k.bytes << "," << k.stream_gbs << "," << k.am_ms
+            << "," << k.gather_ms << "," << k.sector_ms << "," << k.atomic_ms << "," << k.ctc_m_ms + k.ctc_a_ms << ","
             << k.serial_ms << "," << k.launch_ms << "," << (k.variant == r.pick ? 1 : 0) << "\n";
     if (!csv) throw Error(csv_path + ": write failed");
 }
@@ -84,7 +87,8 @@ int cmd_info(const std::vector<std::string>& argv) {
     for (const std::string& w : mm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
     const MatrixStats s = compute_stats(A);
     std::printf("file            %s (%s %s %s%s%s)\n", a.positional()[0].c_str(), mm.storage.c_str(), mm.field.c_str(),
-                mm.symmetry.c_str(), mm.compression == "none" ? "" : ", ", mm.compression == "none" ? "" : mm.compression.c_str());
+                mm.symmetry.c_str(), mm.compression == "none" ? "" : ", ",
+                mm.compression == "none" ? "" : mm.compression.c_str());
     std::printf("size            %d x %d\n", s.rows, s.cols);
     std::printf("nonzeros        %lld (file lists %lld; duplicates summed: %lld)\n", static_cast<long long>(s.nnz),
                 static_cast<long long>(mm.entries_in_file), static_cast<long long>(mm.duplicates_summed));

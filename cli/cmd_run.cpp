@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <set>
 
-#include "cli_args.hpp"
+#include "core/args.hpp"
 #include "commands.hpp"
 #include "model/format_model.hpp"
 #include "core/kit_error.hpp"
@@ -19,8 +20,8 @@ const char* kRunHelp =
     "usage: spmv-kit run FILE.mtx --format F [options]\n\n"
     "Runs one SpMV variant, y <- y + A x, checks y against the double-precision oracle,\n"
     "and reports the error and the speed.\n\n"
-    "  --format F        variant name (spmv-kit list shows them), e.g. csr, csr-vector, coo-atomic;\n"
-    "                    auto: the kernel lab 08's model predicts fastest (device parameters from\n"
+    "  --format F        variant name (spmv-kit list shows them);\n"
+    "                    auto: the kernel the format model predicts fastest (device parameters from\n"
     "                    $KIT_DEVICE_PARAMS, else H100 defaults), with the reason\n"
     "  --backend B       cpu | cuda | opencl          (default: cuda if the variant has it, else cpu)\n"
     "  --precision P     float | double               (default: double)\n"
@@ -28,11 +29,21 @@ const char* kRunHelp =
     "  --vectors V       auto | ones | ramp | random  (auto: ramp 1..n up to 16 rows, else ones)\n"
     "  --repeats N       cold repeats after 2 warm-ups, caches evicted before each (default 20)\n"
     "  --steady N        calls back to back for the steady figure, as a solver makes them (default 100)\n"
-    "  --block RxC|auto  block size for the bcsr variants (default auto: the lab 05 autotuner picks it\n"
-    "                    and prints its table; profile $KIT_BCSR_PROFILE or labs/05-bcsr/profile_default.txt)\n"
+    "  --set K=V[,K=V]   format parameters (tunables) by name; 'spmv-kit list' shows each variant's\n"
     "  --cl-platform P   OpenCL platform index or name part (default: first with a GPU, else first)\n"
-    "  --cl-device D     OpenCL device index or name part\n"
-    "Exit status: 0 if y matches the oracle, 1 if not, 2 on bad input or an unavailable backend.\n";
+    "  --cl-device D     OpenCL device index or name part\n";
+
+const char* kRunExit = "Exit status: 0 if y matches the oracle, 1 if not, 2 on bad input or an unavailable backend.\n";
+
+/// The help: the kit's options, then each lab's spelling of its tunables (registry options).
+std::string run_help() {
+    std::string help = kRunHelp;
+    for (const TunableOption& o : registry().options()) {
+        const std::string head = "  " + o.option + " " + o.syntax;
+        help += head + std::string(head.size() < 19 ? 19 - head.size() : 1, ' ') + o.help + "\n";
+    }
+    return help + kRunExit;
+}
 
 /// Edit distance between two names (insertions, deletions, substitutions), case ignored.
 std::size_t name_distance(const std::string& a, const std::string& b) {
@@ -74,23 +85,24 @@ std::string backends_of(const std::string& name, Backend missing) {
     return on.empty() ? "" : "; '" + name + "' runs on " + on + " only";
 }
 
-const Variant& pick_variant(const std::string& name, const std::string& backend) {
+const Variant& pick_variant(const std::string& name, const std::string& backend, const RunOptions& opt) {
     if (!backend.empty()) {
         const Backend b = parse_backend(backend);
         if (const Variant* v = registry().find(name, b)) return *v;
-        if (auto why = backend_unavailable(b)) throw BackendUnavailable(to_string(b) + " backend unavailable: " + *why);
+        if (auto why = backend_unavailable(b, opt))
+            throw BackendUnavailable(to_string(b) + " backend unavailable: " + *why);
         throw Error("no variant '" + name + "' on " + backend + backends_of(name, b) + suggestion(name) +
                     "; 'spmv-kit list' shows what exists");
     }
     // Prefer a backend that can run here: the GPU first, then the CPU, then OpenCL.
     for (bool need_available : {true, false})
         for (Backend b : {Backend::cuda, Backend::cpu, Backend::opencl})
-            if (const Variant* v = registry().find(name, b); v && (!need_available || !backend_unavailable(b)))
+            if (const Variant* v = registry().find(name, b); v && (!need_available || !backend_unavailable(b, opt)))
                 return *v;
     throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
 }
 
-/// Lab 08's pick for `--format auto`: the kernel its model predicts fastest, printed with why.
+/// The pick for `--format auto`: the kernel the installed format model predicts fastest, printed with why.
 std::string auto_format(const CooMatrix& A, Precision precision) {
     std::string source;
     const model::DeviceParams params = model::load_device_params(&source);
@@ -101,14 +113,34 @@ std::string auto_format(const CooMatrix& A, Precision precision) {
     return r.pick;
 }
 
-void parse_block(const std::string& s, RunOptions& opt) {
-    if (s.empty() || s == "auto") return;
-    int r = 0, c = 0;
-    char x = 0;
-    if (std::sscanf(s.c_str(), "%d%c%d", &r, &x, &c) != 3 || x != 'x' || r < 1 || r > 4 || c < 1 || c > 4)
-        throw Error("--block must be RxC with R, C in 1..4 (e.g. 2x2), or auto; got '" + s + "'");
-    opt.tunables["block_r"] = r;
-    opt.tunables["block_c"] = c;
+/// --set K=V,K=V: tunables by name (their ranges are checked against the variant later).
+void parse_set(const std::string& list, RunOptions& opt) {
+    std::size_t start = 0;
+    while (start < list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string item = list.substr(start, comma - start);
+        const std::size_t eq = item.find('=');
+        char* end = nullptr;
+        const long value = eq == std::string::npos ? 0 : std::strtol(item.c_str() + eq + 1, &end, 10);
+        if (eq == std::string::npos || eq == 0 || end == item.c_str() + eq + 1 || *end != '\0')
+            throw Error("--set takes NAME=INTEGER pairs separated by commas; got '" + item + "'");
+        opt.tunables[item.substr(0, eq)] = static_cast<int>(value);
+        start = comma + 1;
+    }
+}
+
+/// The options of one run: precision, repeats, and the tunables of --set and of the labs' options.
+RunOptions read_run_options(const Args& a) {
+    RunOptions opt;
+    opt.precision = parse_precision(a.get("--precision", "double"));
+    opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
+    opt.steady_calls = static_cast<int>(a.get_int("--steady", 100, 0, 1000000));
+    opt.opencl = {a.get("--cl-platform"), a.get("--cl-device")};
+    parse_set(a.get("--set"), opt);
+    for (const TunableOption& o : registry().options())
+        if (a.has(o.option))
+            for (const auto& [name, value] : o.parse(a.get(o.option))) opt.tunables[name] = value;
+    return opt;
 }
 
 /// The report of a variant this machine cannot run (which variant, and why); exit status 2.
@@ -117,91 +149,116 @@ int report_skipped(const std::string& what, const std::string& why) {
     return 2;
 }
 
-}  // namespace
+/// --format auto: reads the matrix (the model needs its rows) into `loaded` and replaces
+/// `format` with the model's pick. Returns an exit status when the run stops here (the model
+/// is an unfinished starter, or its pick cannot run on this machine), else nothing.
+std::optional<int> resolve_auto(const Args& a, const RunOptions& opt, std::optional<CooMatrix>& loaded,
+                                std::string& format) {
+    if (!a.get("--backend").empty() && parse_backend(a.get("--backend")) != Backend::cuda)
+        throw Error(
+            "--format auto picks among CUDA kernels (the format model predicts GPU times), so it takes no "
+            "--backend " +
+            a.get("--backend") + ": drop --backend, or name a format ('spmv-kit list')");
+    loaded = read_matrix_market(a.positional()[0]);
+    try {
+        format = auto_format(*loaded, opt.precision);
+    } catch (const TodoError& e) {  // the model's starter: the pick is the student's work, like a kernel's
+        std::printf("auto       lab 08's model picks the kernel\nresult     TODO: %s\n", e.what());
+        return 1;
+    }
+    // The model predicts CUDA kernels; a build without CUDA has none of them to run.
+    if (auto why = backend_unavailable(Backend::cuda); why && !registry().find(format, Backend::cuda))
+        return report_skipped(format + " on cuda", *why);
+    return std::nullopt;
+}
 
-int cmd_run(const std::vector<std::string>& argv) {
-    const Args a(argv, {"--format", "--backend", "--precision", "--impl", "--vectors", "--repeats", "--steady", "--block",
-                        "--cl-platform", "--cl-device"},
-                 {"--help"}, "run");
-    if (a.has("--help")) {
-        std::cout << kRunHelp;
-        return 0;
-    }
-    if (a.positional().size() != 1 || !a.has("--format")) {
-        std::cerr << (a.positional().size() != 1 ? "run: give exactly one matrix file\n"
-                                                 : "run: missing --format F ('spmv-kit list' shows the variants)\n")
-                  << "\n" << kRunHelp;
-        return 2;
-    }
-    select_opencl(a.get("--cl-platform"), a.get("--cl-device"));
-    RunOptions opt;
-    opt.precision = parse_precision(a.get("--precision", "double"));
-    opt.repeats = static_cast<int>(a.get_int("--repeats", 20, 0, 100000));
-    opt.steady_calls = static_cast<int>(a.get_int("--steady", 100, 0, 1000000));
-    parse_block(a.get("--block"), opt);
-    // --format auto reads the matrix first (the model needs its rows); a named variant is
-    // checked against the backends before a large file is read for nothing.
-    std::optional<CooMatrix> loaded;
-    std::string format = a.get("--format");
-    if (format == "auto") {
-        if (!a.get("--backend").empty() && parse_backend(a.get("--backend")) != Backend::cuda)
-            throw Error("--format auto picks among CUDA kernels (lab 08's model predicts GPU times), so it takes no "
-                        "--backend " + a.get("--backend") + ": drop --backend, or name a format ('spmv-kit list')");
-        loaded = read_matrix_market(a.positional()[0]);
-        try {
-            format = auto_format(*loaded, opt.precision);
-        } catch (const TodoError& e) {  // lab 08's starter: the pick is the student's work, like a kernel's
-            std::printf("auto       lab 08's model picks the kernel\nresult     TODO: %s\n", e.what());
-            return 1;
-        }
-        // The model predicts CUDA kernels; a build without CUDA has none of them to run.
-        if (auto why = backend_unavailable(Backend::cuda); why && !registry().find(format, Backend::cuda))
-            return report_skipped(format + " on cuda", *why);
-    }
-    const Variant& v = pick_variant(format, a.get("--backend"));
-    if (auto why = backend_unavailable(v.backend))
-        return report_skipped(v.name + " on " + to_string(v.backend) + " (" + v.lab + " step " + std::to_string(v.step) + ")",
-                              *why);
-    const Reference ref = make_reference(loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0]),
-                                         a.get("--vectors", "auto"));
-    const CooMatrix& A = ref.matrix();
+/// What runs on what: the matrix, the variant and where its code comes from.
+void print_header(const Args& a, const Variant& v, const CooMatrix& A, const RunOptions& opt) {
     if (a.get("--backend").empty() && v.backend != Backend::cuda && registry().find(v.name, Backend::cuda))
         std::printf("note       running the %s variant: %s (--backend cuda to insist)\n", to_string(v.backend).c_str(),
                     backend_unavailable(Backend::cuda).value_or("CUDA unavailable").c_str());
     const char* impl = std::getenv("KIT_IMPL");
-
     std::printf("matrix     %s (%d x %d, %lld nonzeros)\n", a.positional()[0].c_str(), A.rows, A.cols,
                 static_cast<long long>(A.nnz()));
     std::printf("variant    %s on %s, %s, %s code (%s step %d: %s)\n", v.name.c_str(), to_string(v.backend).c_str(),
                 to_string(opt.precision).c_str(), impl ? impl : "reference", v.lab.c_str(), v.step, v.summary.c_str());
-    const CheckedRun c = run_checked(v, ref, opt);
+}
+
+/// y itself when it is short (the 4x4 exercise), else its 2-norm.
+void print_y(const std::vector<double>& y) {
+    if (y.size() <= 16) {
+        std::printf("y          [");
+        for (std::size_t i = 0; i < y.size(); ++i) std::printf("%s%.9g", i ? ", " : "", y[i]);
+        std::printf("]\n");
+        return;
+    }
+    double norm = 0;
+    for (double yi : y) norm += yi * yi;
+    std::printf("||y||_2    %.9g (%zu entries)\n", std::sqrt(norm), y.size());
+}
+
+/// The result, the error against the oracle and the speeds; returns the exit status.
+int report_result(const CheckedRun& c, const RunOptions& opt) {
     if (!c.result.details.empty()) std::printf("%s", c.result.details.c_str());
     if (c.status != RunStatus::ok && c.status != RunStatus::wrong) {
         std::printf("result     %s: %s\n", to_string(c.status).c_str(), c.message.c_str());
         return c.status == RunStatus::todo ? 1 : 2;
     }
     std::printf("device     %s\n", c.result.device.c_str());
-    const std::vector<double>& y = c.result.y;
-    if (y.size() <= 16) {
-        std::printf("y          [");
-        for (std::size_t i = 0; i < y.size(); ++i) std::printf("%s%.9g", i ? ", " : "", y[i]);
-        std::printf("]\n");
-    } else {
-        double norm = 0;
-        for (double yi : y) norm += yi * yi;
-        std::printf("||y||_2    %.9g (%zu entries)\n", std::sqrt(norm), y.size());
-    }
+    print_y(c.result.y);
     if (!c.result.note.empty()) std::printf("format     %s\n", c.result.note.c_str());
     std::printf("error      max |y - oracle| = %.3g: %s\n", c.mismatch.max_error,
                 c.status == RunStatus::ok ? "within the bound-derived tolerance" : c.message.c_str());
     if (opt.repeats > 0)
-        std::printf("cold       median %.4f ms over %d repeats, caches evicted before each: %.3f GFLOP/s, %.3f GB/s "
-                    "(bytes model %lld B)\n",
-                    c.result.median_ms(), opt.repeats, c.gflops, c.gbytes, static_cast<long long>(c.result.bytes));
+        std::printf(
+            "cold       median %.4f ms over %d repeats, caches evicted before each: %.3f GFLOP/s, %.3f GB/s "
+            "(bytes model %lld B)\n",
+            c.result.median_ms(), opt.repeats, c.gflops, c.gbytes, static_cast<long long>(c.result.bytes));
     if (c.result.steady_ms > 0)
         std::printf("steady     %.4f ms per call over %d calls back to back: %.3f GFLOP/s, %.3f GB/s\n",
                     c.result.steady_ms, opt.steady_calls, c.steady_gflops, c.steady_gbytes);
     return c.status == RunStatus::ok ? 0 : 1;
+}
+
+/// The options run accepts: its own and each lab's spelling of its tunables.
+std::set<std::string> run_options() {
+    std::set<std::string> valued = {"--format",  "--backend", "--precision", "--impl",        "--vectors",
+                                    "--repeats", "--steady",  "--set",       "--cl-platform", "--cl-device"};
+    for (const TunableOption& o : registry().options()) valued.insert(o.option);
+    return valued;
+}
+
+}  // namespace
+
+int cmd_run(const std::vector<std::string>& argv) {
+    const Args a(argv, run_options(), {"--help"}, "run");
+    if (a.has("--help")) {
+        std::cout << run_help();
+        return 0;
+    }
+    if (a.positional().size() != 1 || !a.has("--format")) {
+        std::cerr << (a.positional().size() != 1 ? "run: give exactly one matrix file\n"
+                                                 : "run: missing --format F ('spmv-kit list' shows the variants)\n")
+                  << "\n"
+                  << run_help();
+        return 2;
+    }
+    RunOptions opt = read_run_options(a);
+    // --format auto reads the matrix first; a named variant is checked against the backends
+    // before a large file is read for nothing.
+    std::optional<CooMatrix> loaded;
+    std::string format = a.get("--format");
+    if (format == "auto")
+        if (const std::optional<int> stop = resolve_auto(a, opt, loaded, format)) return *stop;
+    const Variant& v = pick_variant(format, a.get("--backend"), opt);
+    check_tunables(v, opt);
+    if (auto why = backend_unavailable(v.backend, opt))
+        return report_skipped(
+            v.name + " on " + to_string(v.backend) + " (" + v.lab + " step " + std::to_string(v.step) + ")", *why);
+    const Reference ref =
+        make_reference(loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0]), a.get("--vectors", "auto"));
+    print_header(a, v, ref.matrix(), opt);
+    return report_result(run_checked(v, ref, opt), opt);
 }
 
 }  // namespace kit::cli

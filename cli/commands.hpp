@@ -1,5 +1,6 @@
 /// @file commands.hpp
 /// @brief The spmv-kit subcommands. Each returns the process exit code and throws kit::Error on bad input.
+/// The labs' own subcommands (LabTool) come from the registry.
 #pragma once
 
 #include <string>
@@ -15,8 +16,6 @@ int cmd_run(const std::vector<std::string>& args);    ///< `spmv-kit run FILE --
 int cmd_table(const std::vector<std::string>& args);  ///< `spmv-kit table FILE...`
 int cmd_gen(const std::vector<std::string>& args);    ///< `spmv-kit gen KIND ...`
 int cmd_list(const std::vector<std::string>& args);   ///< `spmv-kit list`
-int cmd_tune_profile(const std::vector<std::string>& args);  ///< `spmv-kit tune-profile --out FILE`
-int cmd_calibrate(const std::vector<std::string>& args);     ///< `spmv-kit calibrate [--out FILE]` (lab 08)
 
 /// @brief The default vectors: x = y = [1, 2, ..., n] for matrices of at most 16 rows (the
 /// 4x4 exercise), x = y = 1 otherwise (the rdb450 exercise).
@@ -28,9 +27,5 @@ void make_vectors(const CooMatrix& A, const std::string& kind, std::vector<doubl
 /// oracle's answer, computed once for every variant run on it.
 /// @param A [in] matrix (moved in)  @param kind [in] vectors, as for make_vectors
 Reference make_reference(CooMatrix A, const std::string& kind);
-
-/// @brief Applies --cl-platform/--cl-device by setting KIT_CL_PLATFORM/KIT_CL_DEVICE.
-/// @param platform [in] index or name substring ("" leaves it)  @param device [in] likewise
-void select_opencl(const std::string& platform, const std::string& device);
 
 }  // namespace kit::cli

@@ -1,5 +1,4 @@
-// What the subcommands share before a run: the vectors of a problem and the OpenCL device choice.
-#include <cstdlib>
+// What the subcommands share before a run: the vectors of a problem.
 #include <random>
 
 #include "commands.hpp"
@@ -31,11 +30,6 @@ void make_vectors(const CooMatrix& A, const std::string& kind, std::vector<doubl
         return;
     }
     throw Error("unknown --vectors '" + kind + "': use auto, ones, ramp or random");
-}
-
-void select_opencl(const std::string& platform, const std::string& device) {
-    if (!platform.empty()) setenv("KIT_CL_PLATFORM", platform.c_str(), 1);
-    if (!device.empty()) setenv("KIT_CL_DEVICE", device.c_str(), 1);
 }
 
 }  // namespace kit::cli

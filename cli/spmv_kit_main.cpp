@@ -1,5 +1,5 @@
-// spmv-kit: the kit's command-line tool. Subcommands: info, run, table, gen, list, tune-profile,
-// calibrate.
+// spmv-kit: the kit's command-line tool. Its own subcommands are info, run, table, gen and list;
+// the labs add theirs (a profiler, a calibration) through the registry, so this file names no lab.
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "core/kit_error.hpp"
+#include "registry/variants.hpp"
 
 namespace {
 
@@ -18,30 +19,47 @@ const char* kHelp =
     "                     run one variant, check it against the oracle, report GFLOP/s\n"
     "  table FILE...      every variant on every available backend, one table ('make run')\n"
     "  gen KIND ...       write a generated matrix (rdb, stencil2d, stencil3d, radius, powerlaw, ...)\n"
-    "  list               the registered variants\n"
-    "  tune-profile --out FILE   time dense BCSR for every r x c and size: the profile of the\n"
-    "                     BCSR autotuner (GPU; see lab 05)\n"
-    "  calibrate [--out FILE]    measure the device parameters of lab 08's format model (GPU)\n";
+    "  list               the registered variants\n";
 
-}  // namespace
+using Command = std::function<int(const std::vector<std::string>&)>;
 
-int main(int argc, char** argv) {
-    const std::map<std::string, std::function<int(const std::vector<std::string>&)>> commands = {
-        {"info", kit::cli::cmd_info}, {"run", kit::cli::cmd_run}, {"table", kit::cli::cmd_table},
+/// The kit's subcommands, then every lab tool of the registry under the name it registered.
+std::map<std::string, Command> all_commands() {
+    std::map<std::string, Command> commands = {
+        {"info", kit::cli::cmd_info}, {"run", kit::cli::cmd_run},   {"table", kit::cli::cmd_table},
         {"gen", kit::cli::cmd_gen},   {"list", kit::cli::cmd_list},
-        {"tune-profile", kit::cli::cmd_tune_profile}, {"calibrate", kit::cli::cmd_calibrate},
     };
-    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
-        std::cout << kHelp;
+    for (const kit::LabTool& t : kit::registry().tools()) commands.emplace(t.name, t.run);
+    return commands;
+}
+
+void print_help(std::ostream& out) {
+    out << kHelp;
+    for (const kit::LabTool& t : kit::registry().tools()) out << "  " << t.usage << "  (lab " << t.lab << ")\n";
+}
+
+/// Runs the subcommand argv[1] on the rest; returns its exit status.
+int run(int argc, char** argv) {
+    const std::map<std::string, Command> commands = all_commands();
+    if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+        std::string(argv[1]) == "help") {
+        print_help(std::cout);
         return argc < 2 ? 2 : 0;
     }
     const auto it = commands.find(argv[1]);
     if (it == commands.end()) {
-        std::cerr << "spmv-kit: unknown command '" << argv[1] << "'\n" << kHelp;
+        std::cerr << "spmv-kit: unknown command '" << argv[1] << "'\n";
+        print_help(std::cerr);
         return 2;
     }
+    return it->second(std::vector<std::string>(argv + 2, argv + argc));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
     try {
-        return it->second(std::vector<std::string>(argv + 2, argv + argc));
+        return run(argc, argv);
     } catch (const kit::Error& e) {
         std::cerr << e.what() << "\n";
         return 2;

@@ -42,9 +42,9 @@ kit::CooMatrix expected_in(const kit::CooMatrix& A) {
     kit::CooMatrix E;
     E.rows = A.rows;
     E.cols = A.cols;
-    for (std::size_t k = 0; k < A.val.size(); ++k) {
-        const T v = static_cast<T>(A.val[k]);
-        if (v != T(0)) E.add(A.row[k], A.col[k], static_cast<double>(v));
+    for (std::size_t k = 0; k < A.vals.size(); ++k) {
+        const T v = static_cast<T>(A.vals[k]);
+        if (v != T(0)) E.add(A.row_idx[k], A.col_idx[k], static_cast<double>(v));
     }
     return E;
 }
@@ -54,14 +54,14 @@ kit::CooMatrix without_zeros(kit::CooMatrix B) {
     E.rows = B.rows;
     E.cols = B.cols;
     B.normalize();
-    for (std::size_t k = 0; k < B.val.size(); ++k)
-        if (B.val[k] != 0.0) E.add(B.row[k], B.col[k], B.val[k]);
+    for (std::size_t k = 0; k < B.vals.size(); ++k)
+        if (B.vals[k] != 0.0) E.add(B.row_idx[k], B.col_idx[k], B.vals[k]);
     return E;
 }
 
 void same(const kit::CooMatrix& want, const kit::CooMatrix& got, const char* format) {
     const kit::CooMatrix g = without_zeros(got);
-    if (g.rows != want.rows || g.cols != want.cols || g.row != want.row || g.col != want.col || g.val != want.val)
+    if (g.rows != want.rows || g.cols != want.cols || g.row_idx != want.row_idx || g.col_idx != want.col_idx || g.vals != want.vals)
         finding(std::string(format) + ": to_coo(from_coo(A)) differs from A");
 }
 
@@ -126,8 +126,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         finding(std::string("reader threw a kit::Error that is not an InputError: ") + e.what());
     }
     if (!A.is_normalized()) finding("reader returned an unnormalized matrix");
-    for (std::size_t k = 0; k < A.val.size(); ++k)
-        if (A.row[k] < 0 || A.row[k] >= A.rows || A.col[k] < 0 || A.col[k] >= A.cols)
+    for (std::size_t k = 0; k < A.vals.size(); ++k)
+        if (A.row_idx[k] < 0 || A.row_idx[k] >= A.rows || A.col_idx[k] < 0 || A.col_idx[k] >= A.cols)
             finding("reader returned an entry outside the matrix");
 
     // Formats allocate per row (CSR, ELL, DIA): only small shapes, so each run stays fast.

@@ -11,13 +11,14 @@ by the same few lines for both schedulers, which hand over to jobs/run_on_node.s
 two flavours can only differ in how they ask for resources.
 """
 import glob
-import json
 import os
 import subprocess
 import sys
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "labs"))
+from lab_manifests import ManifestError, gpu_tests, lab_names, manifest_path, read_manifest  # noqa: E402
 
 # site.env settings the request lines use; arrays hold one option each.
 SITE_SCALARS = ["KIT_SLURM_GPU_REQUEST", "KIT_SGE_GPU_REQUEST", "KIT_SLURM_PARTITION",
@@ -61,14 +62,13 @@ def lab_needs_gpu(lab):
     """A lab asks for a GPU when its manifest has a GPU test; a lab without a readable
     manifest yet is assumed to need one."""
     try:
-        with open(os.path.join(ROOT, "labs", lab, "manifest.json"), encoding="utf-8") as f:
-            return any(t.get("gpu") for t in json.load(f).get("tests", []))
-    except (OSError, ValueError):
+        return bool(gpu_tests(read_manifest(manifest_path(ROOT, lab))))
+    except ManifestError:
         return True
 
 
 def job_list():
-    labs = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(ROOT, "labs", "[0-9][0-9]-*", "")))
+    labs = lab_names(ROOT)
     jobs = [Job(lab, f"Lab {lab}: build the kit on the node, run the lab's tests, print the summary.",
                 f"lab {lab}", "KIT_TIME_LAB", lab_needs_gpu(lab), True, submit_hint=f"make submit LAB={lab}")
             for lab in labs]

@@ -196,8 +196,7 @@ kit_build() {  # make -jN TARGET... under the build lock
 
 # ---------------------------------------------------------------- a lab's tests
 kit_gpu_tests() {  # names of the lab's tests that need a GPU, one a line
-  python3 -c 'import json,sys; [print(t["name"]) for t in json.load(open(sys.argv[1]))["tests"] if t.get("gpu")]' \
-    "labs/$1/manifest.json"
+  python3 scripts/labs/lab_manifests.py gpu-tests "$1" .
 }
 
 kit_job_lab() {

@@ -289,8 +289,8 @@ class Cache:
 
     def _check_tests(self, lab):
         """'ok' when the built binaries hold every test of the lab's manifest."""
-        from .labs import load_lab
-        want = load_lab(self.kit / "labs" / lab / "manifest.json").binaries()
+        from .labs import listed_tests, load_lab, manifest_path
+        want = load_lab(manifest_path(self.kit, lab)).binaries()
         missing = []
         for binary, tests in want.items():
             path = self.tree / "build" / "starter" / "bin" / binary
@@ -299,12 +299,7 @@ class Cache:
                                         timeout=60).stdout
             except (OSError, subprocess.SubprocessError):
                 listed = ""
-            have, suite = set(), ""
-            for line in listed.splitlines():
-                if line and not line.startswith(" ") and line.rstrip().endswith("."):
-                    suite = line.strip()
-                elif line.startswith("  "):
-                    have.add(suite + line.split("#")[0].strip())
+            have = listed_tests(listed)
             missing += [t.name for t in tests if t.name not in have]
         if missing:
             return f"the instructor build lacks manifest tests: {', '.join(missing[:5])}"

@@ -145,6 +145,125 @@ def _write_csv(gradings, csv_path, notes):
     return n
 
 
+def _class_list(grader, subs, out_root, csv_path, labs):
+    """(student, path) of every submission in subs, and the entries that are no submission."""
+    everyone, ignored = submissions_in(subs, {csv_path.name, *getattr(grader, "all_labs", {}), *labs})
+    here = out_root.resolve()
+    for s, e in list(everyone):  # OUT (or a folder holding it) inside SUBS is no student
+        if e.resolve() == here or e.resolve() in here.parents:
+            everyone.remove((s, e))
+            ignored.append(e)
+    return everyone, ignored
+
+
+class _ClassRun:
+    """One grading of a class: each student graded in a process of its own, and each grading
+    held here from the moment that process ends (grades.csv is written from memory, so code
+    graded later cannot change an earlier grade)."""
+
+    def __init__(self, grader, out_root, labs, grade_argv, users):
+        self.grader, self.out_root, self.labs = grader, out_root, labs
+        self.grade_argv, self.users = grade_argv, users
+        self.cache_fp = (grader.cache.stamp() or {}).get("fingerprint")
+        self.held, self.notes, self.failures = {}, {}, []
+
+    def to_grade(self, everyone, redo):
+        """The students whose grading is not on disk already for this submission and this
+        prebuilt tree; the others' gradings are held as they are."""
+        todo = []
+        for student, path in everyone:
+            try:
+                stamp = json.loads((self.out_root / student / "done.json").read_text())
+                text = (self.out_root / student / "grading.json").read_text()
+                if not redo and stamp == {**_stamp(path, self.labs, self.cache_fp), "grading": _sha(text)}:
+                    self.held[student] = _checked(student, json.loads(text))
+                    continue
+            except Exception:  # noqa: BLE001 - not graded yet, or its folder is unusable: grade it again
+                pass
+            todo.append((student, path))
+        return todo
+
+    def grade_one(self, student, path):
+        """The student's grading, from its own process; raises on any failure."""
+        partial = self.out_root / f"{student}.partial"
+        _remove(partial)
+        user = self.users.get() if self.users else None
+        try:
+            argv = self.grade_argv(student, path, partial) + (["--run-as", user] if user else [])
+            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        finally:
+            if self.users:
+                self.users.put(user)
+        if proc.returncode not in (0, 3) or not (partial / "grading.json").is_file():
+            log = self.out_root / f"{student}.error.log"
+            log.write_text(proc.stdout, encoding="utf-8", errors="replace")
+            how = f"killed by signal {-proc.returncode}" if proc.returncode < 0 else f"exit status {proc.returncode}"
+            last = (proc.stdout.strip().splitlines() or ["no output"])[-1][:200]
+            raise RuntimeError(f"its grading process failed ({how}: {last}); see {log}")
+        try:
+            text = (partial / "grading.json").read_text()
+            g = _checked(student, json.loads(text))
+        except Exception as e:  # noqa: BLE001
+            raise RuntimeError(f"its grading.json is unusable ({type(e).__name__}: {e}); see {partial}") from e
+        final = self.out_root / student
+        _remove(final)
+        partial.rename(final)
+        (final / "done.json").write_text(json.dumps({**_stamp(path, self.labs, self.cache_fp), "grading": _sha(text)}))
+        return g
+
+    def one(self, student, path):
+        """(student, grading or None, seconds, progress line); never raises, so one student's
+        failure is that student's row and never the class's end."""
+        start = time.monotonic()
+        try:
+            g = self.grade_one(student, path)
+            line = f"{student}: {g['score']:g}/{g['max_score']:g}" + (
+                f" ({g['not_run']} not run here)" if g["not_run"] else "")
+        except Exception as e:  # noqa: BLE001
+            g, why = None, str(e) if isinstance(e, RuntimeError) else f"{type(e).__name__}: {e}"
+            self.notes[student] = f"not graded: {submission._printable(why)}"
+            line = f"{student}: NOT GRADED: {why}"
+        return student, g, time.monotonic() - start, line
+
+    def grade_all(self, todo, parallel, done, total, frozen_cache):
+        """Grades the students of todo, parallel at a time, with a progress line for each."""
+        t0, finished = time.monotonic(), 0
+        with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+            futures = [pool.submit(self.one, s, p) for s, p in todo]
+            for f in as_completed(futures):
+                student, g, secs, line = f.result()
+                finished += 1
+                left = (time.monotonic() - t0) / finished * (len(todo) - finished)
+                eta = f"{left:.0f} s" if left < 120 else f"{left / 60:.0f} min"
+                _say(f"[{done + finished}/{total}] {line}  ({secs:.0f} s; about {eta} left)")
+                if g is None:
+                    self.failures.append(student)
+                else:
+                    self.held[student] = g
+                if not self.grader.cache.intact() and not frozen_cache:
+                    _say("class: the prebuilt tree was modified; rebuilding it")
+                    self.grader.prepare()
+
+    def keep_as_graded(self):
+        """Puts back a grading.json changed after its grading, and carries a refused upload's
+        reason into grades.csv."""
+        for student, g in self.held.items():
+            on_disk = self.out_root / student / "grading.json"
+            try:
+                same = json.loads(on_disk.read_text()) == g
+            except (OSError, ValueError):
+                same = False
+            if not same:
+                _say(f"class: WARNING: {on_disk} was changed after it was graded; the grade as graded is kept")
+                try:
+                    on_disk.write_text(json.dumps(g, indent=1))
+                except OSError as e:
+                    _say(f"class: WARNING: cannot put {on_disk} back: {e}")
+            refused = (g.get("notes") or [""])[0]
+            if isinstance(refused, str) and refused.startswith(submission.SubmissionError.PREFIX):
+                self.notes[student] = refused  # the upload could not be opened: say why in grades.csv
+
+
 def grade_folder(opts, subs, out_root, csv_path, parallel, redo, grade_argv, users=None):
     """grade_argv(student, sub, out): the command grading one submission. users: a queue of
     --run-as users (None: none); each student takes one for the time it is graded. Returns 1
@@ -155,109 +274,19 @@ def grade_folder(opts, subs, out_root, csv_path, parallel, redo, grade_argv, use
     if out_root.resolve() == Path(subs).resolve():
         raise ValueError("--out must be another folder than --subs")
     # Listed before the prebuilt tree is prepared, so a wrong --subs costs no build.
-    everyone, ignored = submissions_in(subs, {csv_path.name, *getattr(grader, "all_labs", {}), *labs})
-    here = out_root.resolve()
-    for s, e in list(everyone):  # OUT (or a folder holding it) inside SUBS is no student
-        if e.resolve() == here or e.resolve() in here.parents:
-            everyone.remove((s, e))
-            ignored.append(e)
+    everyone, ignored = _class_list(grader, subs, out_root, csv_path, labs)
     grader.prepare()
-    cache_fp = (grader.cache.stamp() or {}).get("fingerprint")
+    run = _ClassRun(grader, out_root, labs, grade_argv, users)
     out_root.mkdir(parents=True, exist_ok=True)
     if ignored:
         _say(f"class: ignored (no folder, .zip or .tar.gz, or the output folder): {', '.join(e.name for e in ignored)}")
-    todo, done = [], 0
-    # Each student's grading is held here from the moment its grading process ends, and
-    # grades.csv is written from memory: code graded later cannot change an earlier grade.
-    held, notes = {}, {}
-    for student, path in everyone:
-        try:
-            stamp = json.loads((out_root / student / "done.json").read_text())
-            text = (out_root / student / "grading.json").read_text()
-            if not redo and stamp == {**_stamp(path, labs, cache_fp), "grading": _sha(text)}:
-                held[student] = _checked(student, json.loads(text))
-                done += 1
-                continue
-        except Exception:  # noqa: BLE001 - not graded yet, or its folder is unusable: grade it again
-            pass
-        todo.append((student, path))
+    todo = run.to_grade(everyone, redo)
+    done = len(everyone) - len(todo)
     _say(f"class: {len(everyone)} submission(s) in {subs}; {done} already graded, {len(todo)} to grade")
-    t0, finished, failures = time.monotonic(), 0, []
-
-    def grade_one(student, path):
-        """The student's grading, from its own process; raises on any failure."""
-        partial = out_root / f"{student}.partial"
-        _remove(partial)
-        user = users.get() if users else None
-        try:
-            argv = grade_argv(student, path, partial) + (["--run-as", user] if user else [])
-            proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
-        finally:
-            if users:
-                users.put(user)
-        if proc.returncode not in (0, 3) or not (partial / "grading.json").is_file():
-            log = out_root / f"{student}.error.log"
-            log.write_text(proc.stdout, encoding="utf-8", errors="replace")
-            how = f"killed by signal {-proc.returncode}" if proc.returncode < 0 else f"exit status {proc.returncode}"
-            last = (proc.stdout.strip().splitlines() or ["no output"])[-1][:200]
-            raise RuntimeError(f"its grading process failed ({how}: {last}); see {log}")
-        try:
-            text = (partial / "grading.json").read_text()
-            g = _checked(student, json.loads(text))
-        except Exception as e:  # noqa: BLE001
-            raise RuntimeError(f"its grading.json is unusable ({type(e).__name__}: {e}); see {partial}") from e
-        final = out_root / student
-        _remove(final)
-        partial.rename(final)
-        (final / "done.json").write_text(json.dumps({**_stamp(path, labs, cache_fp), "grading": _sha(text)}))
-        return g
-
-    def one(student, path):
-        """(student, grading or None, seconds, progress line); never raises, so one student's
-        failure is that student's row and never the class's end."""
-        start = time.monotonic()
-        try:
-            g = grade_one(student, path)
-            line = f"{student}: {g['score']:g}/{g['max_score']:g}" + (
-                f" ({g['not_run']} not run here)" if g["not_run"] else "")
-        except Exception as e:  # noqa: BLE001
-            g, why = None, str(e) if isinstance(e, RuntimeError) else f"{type(e).__name__}: {e}"
-            notes[student] = f"not graded: {submission._printable(why)}"
-            line = f"{student}: NOT GRADED: {why}"
-        return student, g, time.monotonic() - start, line
-
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = [pool.submit(one, s, p) for s, p in todo]
-        for f in as_completed(futures):
-            student, g, secs, line = f.result()
-            finished += 1
-            left = (time.monotonic() - t0) / finished * (len(todo) - finished)
-            eta = f"{left:.0f} s" if left < 120 else f"{left / 60:.0f} min"
-            _say(f"[{done + finished}/{len(everyone)}] {line}  ({secs:.0f} s; about {eta} left)")
-            if g is None:
-                failures.append(student)
-            else:
-                held[student] = g
-            if not grader.cache.intact() and not opts.frozen_cache:
-                _say("class: the prebuilt tree was modified; rebuilding it")
-                grader.prepare()
-    for student, g in held.items():
-        on_disk = out_root / student / "grading.json"
-        try:
-            same = json.loads(on_disk.read_text()) == g
-        except (OSError, ValueError):
-            same = False
-        if not same:
-            _say(f"class: WARNING: {on_disk} was changed after it was graded; the grade as graded is kept")
-            try:
-                on_disk.write_text(json.dumps(g, indent=1))
-            except OSError as e:
-                _say(f"class: WARNING: cannot put {on_disk} back: {e}")
-        refused = (g.get("notes") or [""])[0]
-        if isinstance(refused, str) and refused.startswith(submission.SubmissionError.PREFIX):
-            notes[student] = refused  # the upload could not be opened: say why in grades.csv
-    gradings = {**held, **{s: _ungraded(grader, s) for s in failures}}
-    n = _write_csv(gradings, csv_path, notes)
-    _say(f"class: {n} student(s) in {csv_path}; {len(failures)} could not be graded"
-         + (f": {', '.join(failures)}" if failures else ""))
-    return 1 if failures else 0
+    run.grade_all(todo, parallel, done, len(everyone), opts.frozen_cache)
+    run.keep_as_graded()
+    gradings = {**run.held, **{s: _ungraded(grader, s) for s in run.failures}}
+    n = _write_csv(gradings, csv_path, run.notes)
+    _say(f"class: {n} student(s) in {csv_path}; {len(run.failures)} could not be graded"
+         + (f": {', '.join(run.failures)}" if run.failures else ""))
+    return 1 if run.failures else 0

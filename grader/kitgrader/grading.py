@@ -231,11 +231,9 @@ class Grader:
                         os.lchown(n, uid, gid)
         return space
 
-    def _grade_lab(self, lab, staging, work, notes, used):
-        t0 = time.monotonic()
-        status = self.cache.lab_status(lab.name)
-        if status != "ok":
-            return scoring.score_lab(lab, kit_error=status or "the lab is missing from the prebuilt tree"), 0.0
+    def _lab_files(self, lab, staging, notes, used):
+        """The lab's files in the submission ({name: path}, and the folder they came from);
+        a note when some or all are missing (the starter's are graded in their place)."""
         files, where = ({}, None) if staging is None else submission.find_lab_files(staging, lab, len(self.labs) == 1)
         for path in files.values():
             used.add(submission._printable(path.relative_to(staging).as_posix()))
@@ -246,6 +244,36 @@ class Grader:
             notes.append(f"{lab.name}: no files of this lab found in the submission (looked for "
                          f"{', '.join(lab.student_files)} in a folder starter/{lab.name}/ or {lab.name}/"
                          + (", or anywhere" if len(self.labs) == 1 else "") + "): the starter was graded")
+        return files, where
+
+    def _symbol_rejection(self, lab, tree):
+        """Why the student's objects are refused (calls the symbol check forbids), or None."""
+        if lab.name not in self._trusted:
+            self._trusted[lab.name] = symbols.TrustedSymbols(tree, lab.name)
+        found = symbols.check(tree, lab.name, self._trusted[lab.name])
+        return "\n".join(f"{obj}: {why}" for obj, why in found[:12]) if found else None
+
+    def _run_tests(self, lab, space, tree, work):
+        """Runs each test binary of the lab, then its judge: (the runner, outcomes by test)."""
+        bins = self._seal_binaries(tree, space / "bin", lab)
+        env = sandbox.clean_env(space / "home")
+        judge_dir = space / "judge"  # the grader's alone: the judge's records and results
+        judge_dir.mkdir(mode=0o700)
+        runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry,
+                              scratch=space / "home", visible=[self.cache.public_matrices], judge_dir=judge_dir)
+        outcomes = {}
+        for binary, tests in lab.binaries().items():
+            self.log(f"grader: {lab.name}: running {binary}, then its judge")
+            outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary),
+                                              *self.cache.judge(binary)))
+        return runner, outcomes
+
+    def _grade_lab(self, lab, staging, work, notes, used):
+        t0 = time.monotonic()
+        status = self.cache.lab_status(lab.name)
+        if status != "ok":
+            return scoring.score_lab(lab, kit_error=status or "the lab is missing from the prebuilt tree"), 0.0
+        files, where = self._lab_files(lab, staging, notes, used)
         try:
             space = self._lab_space(work, lab)
         except cachemod.CacheError as e:  # the template was tampered with: never build from it
@@ -256,26 +284,11 @@ class Grader:
         self.log(f"grader: {lab.name}: building ({len(files)} student file(s))")
         build_error, cpu, shared_tmp = self._build(lab, tree, work)
         timing = {"build": time.monotonic() - t0}
-        outcomes, rejected = None, None
-        if build_error is None and self.o.symbol_check:
-            if lab.name not in self._trusted:
-                self._trusted[lab.name] = symbols.TrustedSymbols(tree, lab.name)
-            found = symbols.check(tree, lab.name, self._trusted[lab.name])
-            if found:
-                rejected = "\n".join(f"{obj}: {why}" for obj, why in found[:12])
+        outcomes = None
+        rejected = self._symbol_rejection(lab, tree) if build_error is None and self.o.symbol_check else None
         if build_error is None and rejected is None:
             t1 = time.monotonic()
-            bins = self._seal_binaries(tree, space / "bin", lab)
-            env = sandbox.clean_env(space / "home")
-            judge_dir = space / "judge"  # the grader's alone: the judge's records and results
-            judge_dir.mkdir(mode=0o700)
-            runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry,
-                                  scratch=space / "home", visible=[self.cache.public_matrices], judge_dir=judge_dir)
-            outcomes = {}
-            for binary, tests in lab.binaries().items():
-                self.log(f"grader: {lab.name}: running {binary}, then its judge")
-                outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary),
-                                                  *self.cache.judge(binary)))
+            runner, outcomes = self._run_tests(lab, space, tree, work)
             cpu += runner.cpu_s
             timing["tests"] = time.monotonic() - t1
             shared_tmp |= runner.shared_tmp

@@ -3,18 +3,19 @@
 Labs are discovered from labs/NN-name/manifest.json, never listed by hand, so a new lab is
 graded as soon as its manifest lands.
 """
-import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The kit's one reader of lab names and manifests (scripts/labs/), shared with the scripts
+# that the student edition keeps without the grader.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "labs"))
+from lab_manifests import (LAB_NAME, LAB_NAME_ERE, LAB_STEP, ManifestError, lab_names,  # noqa: E402,F401
+                           listed_tests, manifest_path, points_allowed, read_manifest)
+
 # A student file is a plain name inside the lab folder: no folders, no "..", no hidden files.
 SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
-LAB_NAME = re.compile(r"^[0-9]{2}-[a-z0-9-]+$")
-
-
-class ManifestError(Exception):
-    """A lab manifest the grader cannot trust (an instructor-side problem)."""
 
 
 @dataclass
@@ -63,13 +64,10 @@ class Lab:
         return sum(t.points for t in self.tests if t.step == step)
 
 
-def load_lab(manifest_path):
+def load_lab(path):
     """Reads and checks one manifest. Raises ManifestError naming the problem."""
-    path = Path(manifest_path)
-    try:
-        m = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise ManifestError(f"{path}: unreadable manifest: {e}") from e
+    path = Path(path)
+    m = read_manifest(path)
     name = path.parent.name
     if m.get("lab") != name or not LAB_NAME.match(name):
         raise ManifestError(f"{path}: 'lab' is {m.get('lab')!r}, expected the folder name {name!r}")
@@ -86,7 +84,7 @@ def load_lab(manifest_path):
         spec = TestSpec(str(t["name"]), int(t["step"]), int(t.get("tier", 0)), int(points) if points.is_integer() else points,
                         bool(t.get("gpu", False)), bool(t.get("hidden", False)), bool(t.get("gates", False)))
         if spec.name in seen or spec.step not in steps or "." not in spec.name or \
-                spec.points < 0 or (spec.points == 0 and not spec.gates):
+                not points_allowed(spec.points, spec.gates):
             raise ManifestError(f"{path}: bad test entry {spec.name!r} (duplicate, unknown step, or no points)")
         seen.add(spec.name)
         tests.append(spec)
@@ -96,9 +94,9 @@ def load_lab(manifest_path):
 def discover(kit_root):
     """All labs of the kit at kit_root, by name, in order."""
     labs = {}
-    for manifest in sorted(Path(kit_root, "labs").glob("[0-9][0-9]-*/manifest.json")):
-        lab = load_lab(manifest)
-        labs[lab.name] = lab
+    for name in lab_names(kit_root):
+        if manifest_path(kit_root, name).is_file():
+            labs[name] = load_lab(manifest_path(kit_root, name))
     return labs
 
 

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from . import VERSION
+from .labs import LAB_STEP
 
 
 def _fmt(x):
@@ -37,7 +38,7 @@ def headline(message):
         if m:
             return m.group(1)
     for l in lines:
-        if re.search(r"\b\d{2}-[a-z0-9-]+ step \d+", l):
+        if LAB_STEP.search(l):
             return l
     rest = [l for l in lines if not re.match(r"^(\S+:\d+|Failed|Value of:.*|Expected:.*)$", l)]
     return (rest or lines or [""])[0]

@@ -56,16 +56,22 @@ def _test_backend(step_backend, gpu):
     return others[0] if others else "cpu"
 
 
+def _suite(name):
+    """A test's suite, a typed test's type left out: Step2_CsrCuda/float.Rdb450 -> Step2_CsrCuda."""
+    return name.split(".")[0].split("/")[0]
+
+
 def _apply_gates(lab, tests):
     """A failed gate (a CUDA step's GPU floor) takes the points of every other test of its
-    suite: a CPU loop behind a CUDA launcher computes the right y, but earns nothing."""
+    suite, over every type of a typed suite: a CPU loop behind a CUDA launcher computes the
+    right y, but earns nothing."""
     for gate in (t for t in lab.tests if t.gates):
         entry = next(e for e in tests if e["name"] == gate.name)
         if entry["status"] != "failed":
             continue
-        suite = gate.name.split(".")[0] + "."
+        suite = _suite(gate.name)
         for e in tests:
-            if e["name"].startswith(suite) and e is not entry and e["status"] == "passed":
+            if _suite(e["name"]) == suite and e is not entry and e["status"] == "passed":
                 e.update(status="failed", score=0,
                          message=f"no points: the step's GPU gate {gate.name} failed: {entry['message']}")
 

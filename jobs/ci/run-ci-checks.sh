@@ -38,7 +38,9 @@ for f in jobs/slurm/* jobs/sge/* jobs/run_on_node.sh jobs/submit.sh jobs/site.en
 done
 ok "every script parses (bash -n)"
 # A lab that lands without its scripts must make the check fail.
-mkdir -p "$work/newlab/labs/99-new" && cp -r jobs "$work/newlab/" && cp -r labs/[0-9][0-9]-* "$work/newlab/labs/"
+mkdir -p "$work/newlab/labs/99-new" && cp -r jobs "$work/newlab/" && mkdir -p "$work/newlab/scripts" &&
+  cp -r scripts/labs "$work/newlab/scripts/" &&
+  cp -r $(python3 scripts/labs/lab_manifests.py names | sed 's|^|labs/|') "$work/newlab/labs/"
 echo '{"tests": [{"name": "Step1_X.Y", "gpu": true}]}' > "$work/newlab/labs/99-new/manifest.json"
 out=$(python3 "$work/newlab/jobs/gen_jobs.py" --check)
 [ $? != 0 ] && grep -q '99-new.sbatch is missing' <<<"$out" && ok "a new lab without scripts fails the check" ||

@@ -10,7 +10,8 @@ void register_lab_00_basics_cuda(Registry& r);
 void register_lab_00_basics(Registry& r) {
     r.add({"csr", Backend::cpu, "00-basics", 1, "one loop over rows, inner loop over the row's entries",
            cpu_variant<Csr>([](auto A, auto x, auto y) { cpu::csr_spmv(A, x, y); },
-                            [](const auto& m, count_t vb) { return csr_bytes_of(m, vb); })});
+                            [](const auto& m, count_t vb) { return csr_bytes_of(m, vb); })})
+        .family = "csr";
 #if KIT_HAVE_CUDA
     register_lab_00_basics_cuda(r);
 #endif

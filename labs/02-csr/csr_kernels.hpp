@@ -28,7 +28,7 @@
 
 namespace kit {
 
-/// @brief Threads per row for the adaptive kernel: the smallest power of two that is at
+/// @brief Threads per row for the csr-lanes kernel: the smallest power of two that is at
 /// least the mean row length, clamped to [2, 32].
 ///
 /// Rationale: with LANES close to the row length every lane loads about one entry, so
@@ -82,7 +82,7 @@ void csr_vector_spmv(CsrView<T> A, const T* x, T* y);
 /// size taken from the mean row length; not CSR-Adaptive).
 /// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y
 template <class T>
-void csr_mean_lanes_spmv(CsrView<T> A, const T* x, T* y);
+void csr_lanes_spmv(CsrView<T> A, const T* x, T* y);
 /// @brief The shape of the merge kernel: THREADS threads per block, ITEMS merge-path items per
 /// thread, staged CHUNK slots at a time or, when PACKED, in 16-byte packs; a tile of TILE =
 /// THREADS * ITEMS items per block. Measured on an H100 (handout, step 4b). Every shape keeps a
@@ -113,6 +113,17 @@ index_t csr_merge_tiles(index_t rows, index_t nnz) {
 /// @param A [in] CSR (device)  @param tile_start [out] device array of csr_merge_tiles + 1 coordinates
 template <class T>
 void csr_merge_partition(CsrView<T> A, MergeCoord* tile_start);
+/// @brief The tiling of csr_merge_spmv, as DeviceCsrMerge (gpu/device_formats.hpp) takes it:
+/// csr_merge_tiles tiles of MergeShape<T>::tile items, partitioned by csr_merge_partition.
+struct MergeTiling {
+    using Coord = MergeCoord;  ///< a point on the merge path
+    /// @brief csr_merge_tiles. @param rows [in] rows  @param nnz [in] nonzeros
+    template <class T>
+    static index_t tiles(index_t rows, index_t nnz) { return csr_merge_tiles<T>(rows, nnz); }
+    /// @brief csr_merge_partition. @param A [in] CSR (device)  @param tile_start [out] tiles + 1 coordinates
+    template <class T>
+    static void partition(CsrView<T> A, MergeCoord* tile_start) { csr_merge_partition(A, tile_start); }
+};
 /// @brief Merge-based kernel: each block takes an equal share of the merge path (row ends and
 /// nonzeros), each thread an equal part of the block's share; rows cut by a block boundary
 /// are finished with atomicAdd, rows cut inside a block with a segmented scan of the carries.

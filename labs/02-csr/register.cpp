@@ -31,10 +31,12 @@ RunResult run_csr_merge_cpu(const CooMatrix& A, const std::vector<double>& x, co
 }  // namespace
 
 void register_lab_02_csr(Registry& r) {
-    r.add({"csr-merge", Backend::cpu, "02-csr", 4,
-           "the merge path of row ends and nonzeros cut into equal shares (csr_merge_shares, default 8), "
-           "one share after the other; carries added at the end",
-           run_csr_merge_cpu});
+    Variant& merge = r.add({"csr-merge", Backend::cpu, "02-csr", 4,
+                            "the merge path of row ends and nonzeros cut into equal shares (csr_merge_shares, "
+                            "default 8), one share after the other; carries added at the end",
+                            run_csr_merge_cpu});
+    merge.family = "csr";
+    merge.tunables = {{"csr_merge_shares", 1, 1 << 20, "shares the merge path is cut into (default 8)"}};
 #if KIT_HAVE_CUDA
     register_lab_02_csr_cuda(r);
 #endif

@@ -18,7 +18,7 @@ void dia_spmv(DiaView<T> A, const T* x, T* y);
 
 namespace kit::cuda {
 /// @brief Naive kernel (Bell and Garland): each thread computes y[row] += A[row,:] * x,
-/// reading offsets[d] from global memory and data[d * pitch + row] for every diagonal d.
+/// reading offsets[d] from global memory and vals[d * pitch + row] for every diagonal d.
 /// @param A [in] DIA matrix (device pointers)  @param x [in] device x  @param y [in,out] device y
 template <class T>
 void dia_naive_spmv(DiaView<T> A, const T* x, T* y);

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "formats/bcsr.hpp"
-#include "model/bcsr_profile.hpp"
+#include "bcsr_profile.hpp"
 #include "registry/variants.hpp"
 
 namespace kit::bcsr {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bcsr_tuner.hpp"
+#include "bcsr_tunables.hpp"
 #include "core/kit_error.hpp"
 
 #ifndef KIT_MATRICES_DIR
@@ -79,6 +80,32 @@ std::string shown_source(const BcsrProfile& p) {
     return p.source.compare(0, root.size(), root) == 0 ? p.source.substr(root.size()) : p.source;
 }
 
+/// The blocks of the block row with the most entries, found from row_ptr alone and counted
+/// exactly. A chain only matters when one block row holds far more entries than the rest, and
+/// then the one with the most entries is also the one with the most blocks, to within r*c.
+/// `seen` (one entry per block column) is scratch whose values are all below the block-row count.
+count_t longest_block_row_blocks(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c,
+                                 std::vector<index_t>& seen) {
+    const index_t block_rows = static_cast<index_t>((static_cast<count_t>(A.rows) + r - 1) / r);
+    auto first_entry = [&](index_t ib) {
+        return row_ptr[std::min<std::size_t>(static_cast<std::size_t>(ib) * r, static_cast<std::size_t>(A.rows))];
+    };
+    index_t longest = 0;
+    count_t longest_entries = 0;
+    for (index_t ib = 0; ib < block_rows; ++ib)
+        if (const count_t entries = first_entry(ib + 1) - first_entry(ib); entries > longest_entries)
+            longest = ib, longest_entries = entries;
+    count_t blocks = 0;
+    const index_t stamp_row = block_rows;  // a stamp no sampled block row used
+    for (count_t k = first_entry(longest); longest_entries > 0 && k < first_entry(longest + 1); ++k) {
+        const index_t bc = A.col_idx[k] / c;
+        if (seen[bc] == stamp_row) continue;
+        seen[bc] = stamp_row;
+        ++blocks;
+    }
+    return blocks;
+}
+
 }  // namespace
 
 bool in_sample(index_t block_row, double sigma) {
@@ -115,12 +142,12 @@ BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>&
         index_t s0 = 0, s1 = 0;
         for (index_t wb = std::max<index_t>(0, ib - window); wb < ib; ++wb)
             for (count_t k = first_entry(wb); k < first_entry(wb + 1); ++k) {
-                sectors_of(A.col[k] / c, s0, s1);
+                sectors_of(A.col_idx[k] / c, s0, s1);
                 for (index_t s = s0; s <= s1; ++s) stamp[s] = ib;
             }
         count_t blocks = 0;
         for (count_t k = first_entry(ib); k < first_entry(ib + 1); ++k) {
-            const index_t bc = A.col[k] / c;
+            const index_t bc = A.col_idx[k] / c;
             if (seen[bc] == ib) continue;
             seen[bc] = ib;
             ++blocks;
@@ -140,23 +167,7 @@ BlockRowSample sample_block_rows(const CooMatrix& A, const std::vector<count_t>&
     if (out.entries == 0 && A.nnz() > 0 && sigma < 1.0) return sample_block_rows(A, row_ptr, r, c, 1.0, value_bytes);
     out.all_block_rows = block_rows;
     out.nnz = A.nnz();
-    // The longest block row by entries, found from row_ptr alone; its blocks counted exactly.
-    // A chain only matters when one block row holds far more entries than the rest, and then
-    // the one with the most entries is also the one with the most blocks, to within r*c.
-    index_t longest = 0;
-    count_t longest_entries = 0;
-    for (index_t ib = 0; ib < block_rows; ++ib)
-        if (const count_t entries = first_entry(ib + 1) - first_entry(ib); entries > longest_entries)
-            longest = ib, longest_entries = entries;
-    if (longest_entries > 0) {
-        const index_t stamp_row = block_rows;  // a stamp no sampled block row used
-        for (count_t k = first_entry(longest); k < first_entry(longest + 1); ++k) {
-            const index_t bc = A.col[k] / c;
-            if (seen[bc] == stamp_row) continue;
-            seen[bc] = stamp_row;
-            ++out.longest_blocks;
-        }
-    }
+    out.longest_blocks = longest_block_row_blocks(A, row_ptr, r, c, seen);
     return out;
 }
 
@@ -317,9 +328,9 @@ std::string describe_model(const CooMatrix& A, const BcsrProfile& profile, const
 
 BlockPick pick_block(const CooMatrix& A, const std::string& variant, const RunOptions& opt) {
     BlockPick pick;
-    if (opt.tunable("block_r") > 0 && opt.tunable("block_c") > 0) {
-        pick.r = opt.tunable("block_r");
-        pick.c = opt.tunable("block_c");
+    if (opt.tunable(kBlockRows) > 0 && opt.tunable(kBlockCols) > 0) {
+        pick.r = opt.tunable(kBlockRows);
+        pick.c = opt.tunable(kBlockCols);
         pick.note = "block " + std::to_string(pick.r) + "x" + std::to_string(pick.c) + " (given)";
         return pick;
     }
@@ -337,7 +348,7 @@ KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::stri
     const BcsrProfile& profile = active_profile();
     const JointChoice joint = choose_kernel_and_block(A, profile, variants, opt.precision);
     KernelPick pick;
-    const int r = opt.tunable("block_r"), c = opt.tunable("block_c");
+    const int r = opt.tunable(kBlockRows), c = opt.tunable(kBlockCols);
     if (r > 0 && c > 0) {
         double best = -1;
         for (std::size_t v = 0; v < joint.choices.size(); ++v)

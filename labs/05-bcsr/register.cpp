@@ -1,7 +1,10 @@
 // Lab 05 variants: "bcsr" on the CPU; "bcsr-2kernel" and "bcsr-warp" on CUDA (register_cuda.cu).
-// Each honours the tunables "block_r"/"block_c" of RunOptions; absent, it asks the autotuner (bcsr_tuner.hpp).
+// Each honours the block shape of RunOptions (bcsr_tunables.hpp); absent, it asks the autotuner (bcsr_tuner.hpp).
+// The lab also offers the CLI its --block option and its profiler, `spmv-kit tune-profile` (tune_profile.hpp).
 #include "bcsr_kernels.hpp"
 #include "bcsr_tuner.hpp"
+#include "bcsr_tunables.hpp"
+#include "tune_profile.hpp"
 #include "measure/bytes_model.hpp"
 #include "registry/variants.hpp"
 
@@ -28,7 +31,10 @@ void register_lab_05_bcsr_cuda(Registry& r);
 
 void register_lab_05_bcsr(Registry& r) {
     r.add({"bcsr", Backend::cpu, "05-bcsr", 1, "one loop over block rows; each block times c values of x",
-           run_bcsr_cpu});
+           run_bcsr_cpu})
+        .tunables = bcsr::block_tunables();
+    r.add_option(bcsr::block_option());
+    r.add_tool(bcsr::tune_profile_tool());
 #if KIT_HAVE_CUDA
     register_lab_05_bcsr_cuda(r);
 #endif

@@ -2,6 +2,7 @@
 // bcsr-auto, which runs whichever of the two the tuner's joint pick names, at its block shape.
 #include "bcsr_kernels.hpp"
 #include "bcsr_tuner.hpp"
+#include "bcsr_tunables.hpp"
 #include "measure/bytes_model.hpp"
 #include "gpu/cuda_run.hpp"
 #include "gpu/device_formats.hpp"
@@ -23,9 +24,7 @@ RunResult run_bcsr_cuda(const std::string& name, const CooMatrix& A, const std::
         if (two_kernel) cuda::bcsr_two_kernel_spmv(dev.view(), xp, yp, dev.partial.data());
         else cuda::bcsr_warp_spmv(dev.view(), xp, yp);
     });
-    out.bytes = bcsr_bytes_of(host, sizeof(T));
-    // The two-kernel scheme also writes and reads back r partial sums per block.
-    if (two_kernel) out.bytes += 2 * static_cast<count_t>(host.blocks()) * host.r * sizeof(T);
+    out.bytes = two_kernel ? bcsr_two_kernel_bytes_of(host, sizeof(T)) : bcsr_bytes_of(host, sizeof(T));
     out.note = pick.note + "; " + bcsr::describe_fill(host.fill(), host.blocks(), host.r, host.c);
     out.details = pick.details;
     return out;
@@ -55,11 +54,14 @@ RunResult run_bcsr_auto(const CooMatrix& A, const std::vector<double>& x, const 
 void register_lab_05_bcsr_cuda(Registry& r) {
     r.add({kTwoKernel, Backend::cuda, "05-bcsr", 2,
            "kernel 1: each thread multiplies one block; kernel 2: each thread sums one row's partials",
-           bcsr_cuda_variant(kTwoKernel)});
+           bcsr_cuda_variant(kTwoKernel)})
+        .tunables = bcsr::block_tunables();
     r.add({kWarp, Backend::cuda, "05-bcsr", 3, "each warp computes one block row; lanes take its blocks",
-           bcsr_cuda_variant(kWarp)});
+           bcsr_cuda_variant(kWarp)})
+        .tunables = bcsr::block_tunables();
     r.add({"bcsr-auto", Backend::cuda, "05-bcsr", 5,
-           "the tuner's joint pick: bcsr-2kernel or bcsr-warp, at the block shape rated fastest", run_bcsr_auto});
+           "the tuner's joint pick: bcsr-2kernel or bcsr-warp, at the block shape rated fastest", run_bcsr_auto})
+        .tunables = bcsr::block_tunables();
 }
 
 }  // namespace kit

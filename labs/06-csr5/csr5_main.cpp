@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "csr5_example.hpp"
 #include "check/checked_run.hpp"
+#include "csr5_run.hpp"
 #include "formats/csr5.hpp"
 #include "io/generators.hpp"
 #include "core/kit_error.hpp"
@@ -59,6 +61,58 @@ kit::CooMatrix load(const std::string& what) {
     return kit::read_matrix_market(what);
 }
 
+/// The options after the matrix: the tile shape and how many complete tiles to draw.
+struct Options {
+    kit::Csr5Params params;
+    int show = 4;
+};
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const std::string opt = argv[i];
+        const int value = std::stoi(argv[i + 1]);
+        if (opt == "--omega") o.params.omega = value;
+        else if (opt == "--sigma") o.params.sigma = value;
+        else if (opt == "--tiles") o.show = value;
+        else throw kit::Error("unknown option " + opt);
+    }
+    return o;
+}
+
+/// The five arrays, then the first `show` complete tiles drawn lane by lane.
+void print_csr5(const kit::Csr5<double>& m, int show) {
+    std::printf("%d x %d, nnz %d; omega %d, sigma %d: p = %d tiles, %d complete, tail of %d entries\n\n", m.rows,
+                m.cols, m.nnz(), m.omega, m.sigma, m.tiles(), m.full_tiles(),
+                m.nnz() - m.full_tiles() * m.omega * m.sigma);
+    const std::size_t tile_size = static_cast<std::size_t>(m.omega) * m.sigma;
+    print_array("row_ptr", m.row_ptr, 0);
+    std::printf("%-17s=", "tile_ptr");  // the empty-rows flag shown as a minus sign (also on row 0)
+    for (auto w : m.tile_ptr) std::printf(" %s%d", kit::csr5_tile_has_empty_rows(w) ? "-" : "", kit::csr5_tile_row(w));
+    std::printf("   (-: the tile holds empty rows)\n");
+    print_array("col_idx", m.col_idx, tile_size);
+    print_array("vals", m.vals, tile_size);
+    for (kit::index_t t = 0; t < std::min<kit::index_t>(m.full_tiles(), show); ++t) print_tile(m, t);
+}
+
+/// Runs the CPU csr5 variant with x = y = 1 against the oracle, through the registry as the
+/// tests and the benchmark run it; returns the exit status (0: within the tolerance).
+int check_cpu_csr5(const kit::CooMatrix& A, const kit::Csr5Params& params) {
+    const kit::Variant* v = kit::registry().find("csr5", kit::Backend::cpu);
+    if (!v) throw kit::Error("no CPU csr5 variant in this build");
+    kit::RunOptions run;
+    run.tunables[kit::kCsr5Omega] = params.omega;
+    run.tunables[kit::kCsr5Sigma] = params.sigma;
+    const kit::Reference ref(A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0));
+    const kit::CheckedRun c = kit::run_checked(*v, ref, run);
+    if (c.status == kit::RunStatus::ok || c.status == kit::RunStatus::wrong)
+        std::printf("\ncpu csr5 with x = y = 1: max |error| against the oracle = %g: %s\n", c.mismatch.max_error,
+                    c.status == kit::RunStatus::ok ? "within the bound-derived tolerance" : c.message.c_str());
+    else
+        std::printf("\ncpu csr5 with x = y = 1: %s: %s\n", kit::to_string(c.status).c_str(), c.message.c_str());
+    return c.status == kit::RunStatus::ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,45 +122,11 @@ int main(int argc, char** argv) {
         return argc < 2 ? 2 : 0;
     }
     try {
-        kit::Csr5Params params;
-        int show = 4;
-        for (int i = 2; i + 1 < argc; i += 2) {
-            const std::string opt = argv[i];
-            const int value = std::stoi(argv[i + 1]);
-            if (opt == "--omega") params.omega = value;
-            else if (opt == "--sigma") params.sigma = value;
-            else if (opt == "--tiles") show = value;
-            else throw kit::Error("unknown option " + opt);
-        }
+        const Options o = parse(argc, argv);
         kit::CooMatrix A = load(argv[1]);
         A.normalize();
-        const auto m = kit::Csr5<double>::from_coo(A, params);
-        std::printf("%d x %d, nnz %d; omega %d, sigma %d: p = %d tiles, %d complete, tail of %d entries\n\n", m.rows,
-                    m.cols, m.nnz(), m.omega, m.sigma, m.tiles(), m.full_tiles(),
-                    m.nnz() - m.full_tiles() * m.omega * m.sigma);
-        const std::size_t tile_size = static_cast<std::size_t>(m.omega) * m.sigma;
-        print_array("row_ptr", m.row_ptr, 0);
-        std::printf("%-17s=", "tile_ptr");  // the empty-rows flag shown as a minus sign (also on row 0)
-        for (auto w : m.tile_ptr) std::printf(" %s%d", kit::csr5_tile_has_empty_rows(w) ? "-" : "", kit::csr5_tile_row(w));
-        std::printf("   (-: the tile holds empty rows)\n");
-        print_array("col_idx", m.col_idx, tile_size);
-        print_array("vals", m.vals, tile_size);
-        for (kit::index_t t = 0; t < std::min<kit::index_t>(m.full_tiles(), show); ++t) print_tile(m, t);
-
-        // The run goes through the registry, as the tests and the benchmark run it.
-        const kit::Variant* v = kit::registry().find("csr5", kit::Backend::cpu);
-        if (!v) throw kit::Error("no CPU csr5 variant in this build");
-        kit::RunOptions run;
-        run.tunables["csr5_omega"] = params.omega;
-        run.tunables["csr5_sigma"] = params.sigma;
-        const kit::Reference ref(A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0));
-        const kit::CheckedRun c = kit::run_checked(*v, ref, run);
-        if (c.status == kit::RunStatus::ok || c.status == kit::RunStatus::wrong)
-            std::printf("\ncpu csr5 with x = y = 1: max |error| against the oracle = %g: %s\n", c.mismatch.max_error,
-                        c.status == kit::RunStatus::ok ? "within the bound-derived tolerance" : c.message.c_str());
-        else
-            std::printf("\ncpu csr5 with x = y = 1: %s: %s\n", kit::to_string(c.status).c_str(), c.message.c_str());
-        return c.status == kit::RunStatus::ok ? 0 : 1;
+        print_csr5(kit::Csr5<double>::from_coo(A, o.params), o.show);
+        return check_cpu_csr5(A, o.params);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "csr5: %s\n", e.what());
         return 2;

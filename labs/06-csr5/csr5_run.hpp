@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "measure/bytes_model.hpp"
 #include "formats/csr5.hpp"
@@ -11,11 +12,22 @@
 
 namespace kit {
 
+/// @brief Key of the tile width (lanes) in RunOptions::tunables.
+inline const std::string kCsr5Omega = "csr5_omega";
+/// @brief Key of the tile height (entries per lane) in RunOptions::tunables.
+inline const std::string kCsr5Sigma = "csr5_sigma";
+
+/// @brief The declarations of the tile shape, for Variant::tunables: one place for names and ranges.
+inline std::vector<Tunable> csr5_tunables() {
+    return {{kCsr5Omega, 1, kCsr5MaxOmega, "lanes per tile (absent: the warp size)"},
+            {kCsr5Sigma, 1, kCsr5MaxSigma, "entries per lane (absent: csr5_sigma's rule from nnz per row)"}};
+}
+
 /// @brief Converts the hub to CSR5 with the tile shape in opt (0: the defaults).
 /// @param A [in] normalized hub matrix  @param opt [in] run options (csr5_omega, csr5_sigma)
 template <class T>
 Csr5<T> csr5_for_run(const CooMatrix& A, const RunOptions& opt) {
-    return Csr5<T>::from_coo(A, {opt.tunable("csr5_omega"), opt.tunable("csr5_sigma")});
+    return Csr5<T>::from_coo(A, {opt.tunable(kCsr5Omega), opt.tunable(kCsr5Sigma)});
 }
 
 /// @brief Fills the bytes model and the note of a CSR5 run.

@@ -1,5 +1,5 @@
 // Lab 06 variants: "csr5" on the CPU (step 2) and, in register_cuda.cu, on CUDA (steps 3-4).
-// Both read the tile shape from the tunables "csr5_omega" / "csr5_sigma" of RunOptions (absent: the defaults).
+// Both read the tile shape from the tunables of RunOptions declared in csr5_run.hpp (absent: the defaults).
 #include "csr5_kernels.hpp"
 #include "csr5_run.hpp"
 
@@ -23,8 +23,10 @@ RunResult run_csr5_cpu(const CooMatrix& A, const std::vector<double>& x, const s
 }  // namespace
 
 void register_lab_06_csr5(Registry& r) {
-    r.add({"csr5", Backend::cpu, "06-csr5", 2,
+    Variant& csr5 = r.add({"csr5", Backend::cpu, "06-csr5", 2,
            "one omega x sigma tile at a time, lane by lane; calibration of the carries; tail as CSR", run_csr5_cpu});
+    csr5.family = "csr";
+    csr5.tunables = csr5_tunables();
 #if KIT_HAVE_CUDA
     register_lab_06_csr5_cuda(r);
 #endif

@@ -22,9 +22,11 @@ RunResult run_csr5_cuda(const CooMatrix& A, const std::vector<double>& x, const 
 }  // namespace
 
 void register_lab_06_csr5_cuda(Registry& r) {
-    r.add({"csr5", Backend::cuda, "06-csr5", 4,
+    Variant& csr5 = r.add({"csr5", Backend::cuda, "06-csr5", 4,
            "omega lanes of a warp per tile, shuffle segmented sum; carries added atomically; tail one warp per row",
            run_csr5_cuda});
+    csr5.family = "csr";
+    csr5.tunables = csr5_tunables();
 }
 
 }  // namespace kit

@@ -112,7 +112,7 @@ XImageLayout plan_x_image(index_t cols, const ImageLimits& limits);
 
 namespace cpu {
 /// @brief Step 0: y <- y + A x, the plain DIA loop: for each row, for each diagonal, add
-/// data[d * pitch + row] * x[row + offsets[d]] when that column exists.
+/// vals[d * pitch + row] * x[row + offsets[d]] when that column exists.
 /// @param A [in] DIA matrix (host pointers)  @param x [in] A.cols values  @param y [in,out] A.rows values
 template <class T>
 void dia_loop_spmv(DiaView<T> A, const T* x, T* y);

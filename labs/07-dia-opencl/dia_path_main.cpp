@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
 #include <string>
 
 #include "measure/bytes_model.hpp"
@@ -59,32 +58,59 @@ long parse_int(const char* name, const char* text, long lo, long hi) {
     return v;
 }
 
+/// An option that takes an integer in [lo, hi].
+struct IntOption {
+    const char* name;
+    int Options::*field;
+    long lo, hi;
+};
+
+const IntOption int_options[] = {
+    {"--nx", &Options::nx, 1, 1 << 16},           {"--ny", &Options::ny, 1, 1 << 16},
+    {"--radius", &Options::radius, 0, 64},        {"--repeats", &Options::repeats, 1, 10000},
+    {"--copy-mb", &Options::copy_mb, 1, 1 << 16}, {"--steady", &Options::steady, 1, 100000},
+};
+
+/// Applies option `a`, taking its value from value() where it has one; false if `a` is unknown.
+template <class Value>
+bool apply_option(const std::string& a, Value&& value, Options& o) {
+    for (const IntOption& opt : int_options)
+        if (a == opt.name) {
+            o.*opt.field = static_cast<int>(parse_int(opt.name, value(), opt.lo, opt.hi));
+            return true;
+        }
+    if (a == "--large") {
+        o.nx = 1283, o.ny = 857;
+    } else if (a == "--cuda") {
+        o.cuda = true;
+    } else if (a == "--precision") {
+        const char* p = value();
+        if (!p) throw kit::Error("dia_path: --precision needs float or double");
+        o.precision = kit::parse_precision(p);
+    } else if (a == "--cl-platform" || a == "--cl-device") {
+        const char* v = value();
+        if (!v) throw kit::Error("dia_path: " + a + " needs a value");
+        setenv(a == "--cl-platform" ? "KIT_CL_PLATFORM" : "KIT_CL_DEVICE", v, 1);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 /// Parses argv; returns false after printing the help.
 bool parse(int argc, char** argv, Options& o) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-        auto value = [&] { ++i; return next; };
-        if (a == "--help" || a == "-h") { std::fputs(usage, stdout); return false; }
-        else if (a == "--nx") o.nx = static_cast<int>(parse_int("--nx", value(), 1, 1 << 16));
-        else if (a == "--ny") o.ny = static_cast<int>(parse_int("--ny", value(), 1, 1 << 16));
-        else if (a == "--radius") o.radius = static_cast<int>(parse_int("--radius", value(), 0, 64));
-        else if (a == "--large") o.nx = 1283, o.ny = 857;
-        else if (a == "--precision") {
-            const char* p = value();
-            if (!p) throw kit::Error("dia_path: --precision needs float or double");
-            o.precision = kit::parse_precision(p);
+        auto value = [&] {
+            ++i;
+            return next;
+        };
+        if (a == "--help" || a == "-h") {
+            std::fputs(usage, stdout);
+            return false;
         }
-        else if (a == "--repeats") o.repeats = static_cast<int>(parse_int("--repeats", value(), 1, 10000));
-        else if (a == "--copy-mb") o.copy_mb = static_cast<int>(parse_int("--copy-mb", value(), 1, 1 << 16));
-        else if (a == "--steady") o.steady = static_cast<int>(parse_int("--steady", value(), 1, 100000));
-        else if (a == "--cuda") o.cuda = true;
-        else if (a == "--cl-platform" || a == "--cl-device") {
-            const char* v = value();
-            if (!v) throw kit::Error("dia_path: " + a + " needs a value");
-            setenv(a == "--cl-platform" ? "KIT_CL_PLATFORM" : "KIT_CL_DEVICE", v, 1);
-        }
-        else throw kit::Error("dia_path: unknown option '" + a + "'; see --help");
+        if (!apply_option(a, value, o)) throw kit::Error("dia_path: unknown option '" + a + "'; see --help");
     }
     return true;
 }
@@ -103,59 +129,57 @@ double ceiling(kit::Backend b, const Options& o) {
     return c.gbs;
 }
 
+/// Runs step s, checks it and prints its row of the table; returns 1 if it failed, else 0.
+/// cl_gbs and cuda_gbs are the backends' ceilings (0: not measured).
+int run_step(const kit::dia_path::StepInfo& s, const kit::Reference& ref, const Options& o, double cl_gbs,
+             double cuda_gbs) {
+    std::printf("%-4d %-12s %-7s ", s.step, s.variant, kit::to_string(s.backend).c_str());
+    const kit::Variant* v = kit::registry().find(s.variant, s.backend);
+    if (!v) {
+        std::printf("SKIPPED: not registered in this build\n");
+        return 0;
+    }
+    kit::RunOptions opt;
+    opt.precision = o.precision;
+    opt.repeats = o.repeats;
+    opt.steady_calls = o.steady;
+    const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
+    if (c.status != kit::RunStatus::ok && c.status != kit::RunStatus::wrong) {
+        std::printf("%s: %s\n", kit::to_string(c.status).c_str(), c.message.c_str());
+        return c.status == kit::RunStatus::todo || kit::is_failure(c.status) ? 1 : 0;
+    }
+    const int vb = o.precision == kit::Precision::f32 ? 4 : 8;
+    const double gbs = s.backend == kit::Backend::cuda ? cuda_gbs : cl_gbs;
+    std::printf("%10.3f %9.2f %9.2f %8d ", c.result.median_ms(), c.gflops, c.steady_gflops,
+                kit::dia_path::bytes_per_2_flops(s.step, vb));
+    if (s.backend == kit::Backend::cpu || gbs <= 0) {
+        std::printf("%9s %8s  ", "-", "-");
+    } else {
+        const double bound = kit::dia_path::gflops_bound(s.step, vb, gbs);
+        std::printf("%9.2f %7.1f%%  ", bound, 100.0 * c.gflops / bound);
+    }
+    std::printf("%s\n", c.status == kit::RunStatus::ok ? "ok" : ("WRONG: " + c.message).c_str());
+    return c.status != kit::RunStatus::ok ? 1 : 0;
+}
+
 int run(const Options& o) {
     const kit::CooMatrix A = kit::generate_radius_grid(o.nx, o.ny, o.radius);
     const kit::Dia<float> layout = kit::Dia<float>::from_coo(A);
     std::printf("matrix: radius-%d grid %d x %d: %d rows, %lld nonzeros, %d diagonals, fill %.3f (slots / nonzeros)\n",
                 o.radius, o.nx, o.ny, A.rows, static_cast<long long>(A.nnz()), layout.diagonals(), layout.fill());
-    std::mt19937 rng(2010);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> x(A.cols), y(A.rows);
-    for (double& v : x) v = u(rng);
-    for (double& v : y) v = u(rng);
-    const kit::Reference ref(A, std::move(x), std::move(y));
+    kit::RandomXY xy = kit::random_xy(A.cols, A.rows, 2010);
+    const kit::Reference ref(A, std::move(xy.x), std::move(xy.y));
 
     const double cl_gbs = ceiling(kit::Backend::opencl, o);
     const double cuda_gbs = o.cuda ? ceiling(kit::Backend::cuda, o) : 0.0;
-    const int vb = o.precision == kit::Precision::f32 ? 4 : 8;
     std::printf("precision %s; cold: median of %d repeats, caches evicted before each; steady: %d calls back to back\n"
                 "B/2flop and bound are the case study's 2010 model (history); %% bound compares the cold figure\n\n",
                 kit::to_string(o.precision).c_str(), o.repeats, o.steady);
     std::printf("%-4s %-12s %-7s %10s %9s %9s %8s %9s %8s  %s\n", "step", "kernel", "backend", "cold ms", "cold GF/s",
                 "steady GF", "B/2flop", "bound", "% bound", "check");
     int bad = 0;
-    for (const auto& s : kit::dia_path::steps()) {
-        if (s.backend == kit::Backend::cuda && !o.cuda) continue;
-        std::printf("%-4d %-12s %-7s ", s.step, s.variant, kit::to_string(s.backend).c_str());
-        const kit::Variant* v = kit::registry().find(s.variant, s.backend);
-        if (!v) {
-            std::printf("SKIPPED: not registered in this build\n");
-            continue;
-        }
-        kit::RunOptions opt;
-        opt.precision = o.precision;
-        opt.repeats = o.repeats;
-        opt.steady_calls = o.steady;
-        const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
-        if (c.status != kit::RunStatus::ok && c.status != kit::RunStatus::wrong) {
-            std::printf("%s: %s\n", kit::to_string(c.status).c_str(), c.message.c_str());
-            bad += c.status == kit::RunStatus::todo || kit::is_failure(c.status);
-            continue;
-        }
-        const double ms = c.result.median_ms();
-        const double gflops = c.gflops;
-        const double gbs = s.backend == kit::Backend::cuda ? cuda_gbs : cl_gbs;
-        const int model = kit::dia_path::bytes_per_2_flops(s.step, vb);
-        const double steady = c.steady_gflops;
-        std::printf("%10.3f %9.2f %9.2f %8d ", ms, gflops, steady, model);
-        if (s.backend == kit::Backend::cpu || gbs <= 0) std::printf("%9s %8s  ", "-", "-");
-        else {
-            const double bound = kit::dia_path::gflops_bound(s.step, vb, gbs);
-            std::printf("%9.2f %7.1f%%  ", bound, 100.0 * gflops / bound);
-        }
-        std::printf("%s\n", c.status == kit::RunStatus::ok ? "ok" : ("WRONG: " + c.message).c_str());
-        bad += c.status != kit::RunStatus::ok;
-    }
+    for (const auto& s : kit::dia_path::steps())
+        if (s.backend != kit::Backend::cuda || o.cuda) bad += run_step(s, ref, o, cl_gbs, cuda_gbs);
     std::printf("\nThe CPU step runs on one host thread and has no device bound. History: the case study\n"
                 "measured 13.1, 13.9, 24.5, 32.9, 49.2 GFLOP/s for steps 1-5 on a Radeon HD 5870, against\n"
                 "bounds of 25.6, 25.6, 38.4, 38.4, 76.8 from its 153.6 GB/s peak bandwidth.\n");

@@ -3,6 +3,7 @@
 
 #include "measure/bytes_model.hpp"
 #include "dia_path.hpp"
+#include "gpu/opencl_formats.hpp"
 #include "gpu/opencl_runtime.hpp"
 
 // the student's kernels, embedded by the build
@@ -44,36 +45,18 @@ std::string build_options(Precision p) {
            " -DDIA_CHUNK=" + std::to_string(kDiaOffsetChunk);
 }
 
-/// The DIA arrays in OpenCL buffers, with the sizes as the kernels take them.
-struct ClDia {
-    cl_int rows, cols, diags, pitch;
-    ocl::Buffer offsets, data;
-    template <class T>
-    explicit ClDia(const Dia<T>& m)
-        : rows(m.rows), cols(m.cols), diags(m.diagonals()), pitch(m.pitch), offsets(m.offsets), data(m.data) {}
-};
-
-template <class T>
-RunResult run_buffer_step(const BufferStep& s, const CooMatrix& A, const std::vector<double>& x,
-                          const std::vector<double>& y, const RunOptions& opt) {
-    const Dia<T> m = to_dia<T>(A, s.pitch_multiple);
-    const ClDia d(m);
-    cl_kernel k = ocl::runtime().kernel(s.file, s.source, build_options(opt.precision), s.kernel);
-    const std::size_t items = (static_cast<std::size_t>(m.rows) + s.rows_per_item - 1) / s.rows_per_item;
-    RunResult out = ocl::run_on_opencl<T>(x, y, opt, [&](const ocl::Buffer& dx, ocl::Buffer& dy) {
-        if (s.takes_pitch) ocl::set_args(k, d.rows, d.cols, d.diags, d.pitch, d.offsets, d.data, dx, dy);
-        else ocl::set_args(k, d.rows, d.cols, d.diags, d.offsets, d.data, dx, dy);
-        return ocl::launch_1d(k, items, work_group);
-    });
-    out.bytes = dia_bytes_of(m, sizeof(T));
-    out.note = describe_layout(m);
-    return out;
-}
-
+/// Steps 1-4: the step's kernel on the DIA layout it needs.
 RunFunction buffer_step(BufferStep s) {
-    return [s](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt) {
-        return dispatch_precision(opt.precision, [&](auto tag) { return run_buffer_step<decltype(tag)>(s, A, x, y, opt); });
+    const auto launch = [s](cl_kernel k, const ocl::ClDia& d, const ocl::Buffer& dx, ocl::Buffer& dy) {
+        if (s.takes_pitch) ocl::set_args(k, d.rows, d.cols, d.diagonals, d.pitch, d.offsets, d.vals, dx, dy);
+        else ocl::set_args(k, d.rows, d.cols, d.diagonals, d.offsets, d.vals, dx, dy);
+        const std::size_t items = (static_cast<std::size_t>(d.rows) + s.rows_per_item - 1) / s.rows_per_item;
+        return ocl::launch_1d(k, items, work_group);
     };
+    const auto bytes = [](const auto& m, count_t vb) { return dia_bytes_of(m, vb); };
+    return ocl::opencl_variant<Dia, ocl::ClDia>(
+        {s.file, s.source, s.kernel}, build_options, launch, bytes, [](const auto& m) { return describe_layout(m); },
+        [s](const CooMatrix& A, const RunOptions&, auto tag) { return to_dia<decltype(tag)>(A, s.pitch_multiple); });
 }
 
 /// What the chosen device offers for 2-D images.
@@ -121,14 +104,14 @@ RunResult run_image_step(const CooMatrix& A, const std::vector<double>& x, const
                                  "float only; run it in float (steps 1-4 also take double)");
     const dia_path::XImageLayout layout = dia_path::plan_x_image(A.cols, image_limits());
     const Dia<float> m = to_dia<float>(A, dia_path::aligned_pitch);
-    const ClDia d(m);
+    const ocl::ClDia d(m);
     const XImage image(layout, to_precision<float>(x));
     cl_kernel k = ocl::runtime().kernel("dia_ocl_image.cl", kit_cl_dia_ocl_image, build_options(opt.precision), "dia_image");
     const std::size_t items = (static_cast<std::size_t>(m.rows) + 3) / 4;
     const cl_int log2_width = layout.log2_width, width_mask = layout.width_mask;
     // run_on_opencl also uploads x as a buffer; this kernel ignores it and reads the image
     RunResult out = ocl::run_on_opencl<float>(x, y, opt, [&](const ocl::Buffer&, ocl::Buffer& dy) {
-        ocl::set_args(k, d.rows, d.diags, d.pitch, d.offsets, d.data, image.mem(), log2_width, width_mask, dy);
+        ocl::set_args(k, d.rows, d.diagonals, d.pitch, d.offsets, d.vals, image.mem(), log2_width, width_mask, dy);
         return ocl::launch_1d(k, items, work_group);
     });
     out.bytes = dia_bytes_of(m, sizeof(float));

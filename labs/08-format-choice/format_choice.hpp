@@ -3,7 +3,8 @@
 ///
 /// Steps (handouts/08-format-choice.md): 1. the row-length PMF and its statistics, 2. each
 /// format's storage from the PMF, 3. each kernel's time, 4. the pick. The records live in
-/// labs/common/model/format_model.hpp so that the CLI can print them.
+/// labs/common/model/format_model.hpp so that the CLI can print them; the device-level terms
+/// of the time model in time_model.hpp.
 #pragma once
 
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "formats/coo.hpp"
 #include "model/format_model.hpp"
+#include "time_model.hpp"
 
 namespace kit::model {
 

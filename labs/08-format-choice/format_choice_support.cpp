@@ -34,19 +34,19 @@ count_t count_blocks(const CooMatrix& A, int r, int c) {
     if (r < 1 || c < 1) throw Error("count_blocks: block sizes must be at least 1");
     std::unordered_set<long long> blocks;
     const long long block_cols = (static_cast<long long>(A.cols) + c - 1) / c;
-    for (count_t k = 0; k < A.nnz(); ++k) blocks.insert(static_cast<long long>(A.row[k] / r) * block_cols + A.col[k] / c);
+    for (count_t k = 0; k < A.nnz(); ++k) blocks.insert(static_cast<long long>(A.row_idx[k] / r) * block_cols + A.col_idx[k] / c);
     return static_cast<count_t>(blocks.size());
 }
 
 index_t count_diagonals(const CooMatrix& A) {
     std::unordered_set<long long> offsets;
-    for (count_t k = 0; k < A.nnz(); ++k) offsets.insert(static_cast<long long>(A.col[k]) - A.row[k]);
+    for (count_t k = 0; k < A.nnz(); ++k) offsets.insert(static_cast<long long>(A.col_idx[k]) - A.row_idx[k]);
     return static_cast<index_t>(offsets.size());
 }
 
 std::vector<index_t> row_offsets_of(const CooMatrix& A) {
     std::vector<index_t> ptr(static_cast<std::size_t>(A.rows) + 1, 0);
-    for (count_t k = 0; k < A.nnz(); ++k) ++ptr[static_cast<std::size_t>(A.row[k]) + 1];
+    for (count_t k = 0; k < A.nnz(); ++k) ++ptr[static_cast<std::size_t>(A.row_idx[k]) + 1];
     for (std::size_t i = 1; i < ptr.size(); ++i) ptr[i] += ptr[i - 1];
     return ptr;
 }

@@ -61,6 +61,21 @@ inline GemvShape gemv_shape_from(const std::map<std::string, int>& tunables) {
     return s;
 }
 
+/// @brief The conversion of a registered GEMV variant (the convert of cpu_variant and
+/// cuda_variant): A made dense, or A^T stored for Transpose::yes, whose transposed GEMV is
+/// again A x, so the kit's oracle checks both transposes.
+struct GemvDense {
+    Transpose op;  ///< which matrix is stored: A (no) or A^T (yes)
+    /// @brief The dense matrix. @param A [in] hub matrix  @param opt [in] run options (unused)
+    /// @param tag [in] T{}, the working precision
+    template <class T, class Options>
+    Dense<T> operator()(const CooMatrix& A, const Options& opt, T tag) const {
+        (void)opt;
+        (void)tag;
+        return op == Transpose::no ? Dense<T>::from_coo(A) : Dense<T>::transposed_from_coo(A);
+    }
+};
+
 /// @brief Length of y for op(A). @param op [in] transpose  @param A [in] matrix
 template <class T>
 index_t gemv_y_length(Transpose op, DenseView<T> A) { return op == Transpose::no ? A.rows : A.cols; }
@@ -85,7 +100,7 @@ namespace kit::cuda {
 /// @param op [in] transpose  @param alpha [in] scale  @param A [in] matrix (device)
 /// @param x [in] device x  @param beta [in] scale of y  @param y [in,out] device y
 template <class T>
-void gemv_thread_per_output(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
+void gemv_thread(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y);
 
 /// @brief Step 3: the paper's block and thread strategies in one launch. One thread block
 /// per block row (or block column, transposed) marches across A; each block is read in two

@@ -36,43 +36,121 @@ const char* kHelp =
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     kit::CooMatrix A;
     A.rows = A.cols = n;
-    A.row.reserve(static_cast<std::size_t>(n) * n);
-    A.col.reserve(static_cast<std::size_t>(n) * n);
-    A.val.reserve(static_cast<std::size_t>(n) * n);
+    A.row_idx.reserve(static_cast<std::size_t>(n) * n);
+    A.col_idx.reserve(static_cast<std::size_t>(n) * n);
+    A.vals.reserve(static_cast<std::size_t>(n) * n);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) A.add(i, j, u(rng));
     return A;
 }
 
-int run(int argc, char** argv) {
+/// What the command line asks for.
+struct TuneOptions {
     std::vector<int> sizes = {512, 2048, 4500};
     std::vector<kit::Precision> precisions = {kit::Precision::f32, kit::Precision::f64};
-    [[maybe_unused]] int repeats = 20;
+    int repeats = 20;
+    bool help = false;
+};
+
+std::vector<int> parse_sizes(const std::string& value) {
+    std::vector<int> sizes;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+        const std::size_t end = value.find(',', start);
+        sizes.push_back(std::stoi(value.substr(start, end - start)));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return sizes;
+}
+
+TuneOptions parse_options(int argc, char** argv) {
+    TuneOptions o;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        const std::string value = i + 1 < argc ? argv[i + 1] : "";
-        if (a == "--help" || a == "-h") {
-            std::printf("%s", kHelp);
-            return 0;
-        } else if (a == "--sizes" && i + 1 < argc) {
-            sizes.clear();
-            std::size_t start = 0;
-            while (start <= value.size()) {
-                const std::size_t end = value.find(',', start);
-                sizes.push_back(std::stoi(value.substr(start, end - start)));
-                if (end == std::string::npos) break;
-                start = end + 1;
-            }
+        const bool has_value = i + 1 < argc;
+        const std::string value = has_value ? argv[i + 1] : "";
+        if (a == "--help" || a == "-h")
+            o.help = true;
+        else if (a == "--sizes" && has_value)
+            o.sizes = parse_sizes(value), ++i;
+        else if (a == "--precision" && has_value)
+            o.precisions = value == "both" ? o.precisions : std::vector<kit::Precision>{kit::parse_precision(value)},
             ++i;
-        } else if (a == "--precision" && i + 1 < argc) {
-            precisions = value == "both" ? precisions : std::vector<kit::Precision>{kit::parse_precision(value)};
-            ++i;
-        } else if (a == "--repeats" && i + 1 < argc) {
-            repeats = std::max(1, std::stoi(value));
-            ++i;
-        } else {
+        else if (a == "--repeats" && has_value)
+            o.repeats = std::max(1, std::stoi(value)), ++i;
+        else
             throw kit::Error("gemv_tune: unknown argument '" + a + "'\n" + kHelp);
+    }
+    return o;
+}
+
+/// log GB/s summed per (kernel and precision, shape), for the geometric mean over the sizes.
+struct ShapeTally {
+    std::map<std::string, std::map<std::string, double>> log_sum;
+    std::map<std::string, int> counted;
+    bool wrong = false;
+};
+
+/// One kernel in one precision on one matrix, at every built shape (the others are refused).
+[[maybe_unused]] void time_shapes(const kit::Variant& v, const kit::Reference& ref, kit::Precision p, int n,
+                                  const std::vector<kit::GemvShape>& shapes, int repeats, ShapeTally& tally) {
+    std::printf("\n%s, n = %d, %s:\n  %-8s %10s %10s %10s\n", v.name.c_str(), n, kit::to_string(p).c_str(), "shape",
+                "cold ms", "cold GB/s", "steady GB/s");
+    for (const kit::GemvShape s : shapes) {
+        kit::RunOptions opt;
+        opt.precision = p;
+        opt.repeats = repeats;
+        opt.steady_calls = 100;
+        opt.tunables = kit::gemv_tunables(s);
+        const kit::CheckedRun c = kit::run_checked(v, ref, opt);
+        if (c.status != kit::RunStatus::ok) {
+            tally.wrong = tally.wrong || kit::is_failure(c.status);
+            std::printf("  %-8s %s: %s\n", kit::to_string(s).c_str(), kit::to_string(c.status).c_str(),
+                        c.message.c_str());
+            continue;
         }
+        std::printf("  %-8s %10.4f %10.1f %10.1f\n", kit::to_string(s).c_str(), c.result.median_ms(), c.gbytes,
+                    c.steady_gbytes);
+        const std::string key = v.name + " " + kit::to_string(p);
+        tally.log_sum[key][kit::to_string(s)] += std::log(c.gbytes);
+        ++tally.counted[key + kit::to_string(s)];
+    }
+}
+
+/// The shape with the best geometric mean of each kernel and precision, among the shapes that
+/// ran at every size.
+[[maybe_unused]] void print_best(const std::vector<int>& sizes, ShapeTally& tally) {
+    std::printf("\nbest shape by geometric mean of cold GB/s over n =");
+    for (int n : sizes) std::printf(" %d", n);
+    std::printf(":\n");
+    for (const auto& [key, per_shape] : tally.log_sum) {
+        std::string best;
+        double best_mean = -1;
+        for (const auto& [shape, sum] : per_shape) {
+            if (tally.counted[key + shape] != static_cast<int>(sizes.size())) continue;  // failed somewhere
+            const double mean = std::exp(sum / tally.counted[key + shape]);
+            if (mean > best_mean) best_mean = mean, best = shape;
+        }
+        std::printf("  %-20s %s (%.1f GB/s)\n", key.c_str(), best.empty() ? "none" : best.c_str(), best_mean);
+    }
+}
+
+/// x and y in [-1, 1], seeded by n: the same problem every run.
+[[maybe_unused]] kit::Reference dense_problem(int n) {
+    std::mt19937 rng(n);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::vector<double> x(n), y(n);
+    for (double& v : x) v = u(rng);
+    for (double& v : y) v = u(rng);
+    return kit::Reference(dense_matrix(n, 91 + n), std::move(x), std::move(y));
+}
+
+int run(int argc, char** argv) {
+    const TuneOptions o = parse_options(argc, argv);
+    if (o.help) {
+        std::printf("%s", kHelp);
+        return 0;
     }
     if (auto why = kit::backend_unavailable(kit::Backend::cuda)) {
         std::fprintf(stderr, "gemv_tune: needs a CUDA GPU: %s\n", why->c_str());
@@ -81,59 +159,18 @@ int run(int argc, char** argv) {
 #if KIT_HAVE_CUDA
     const std::vector<kit::GemvShape> shapes = kit::cuda::gemv_shapes();
     std::printf("device: %s\n", kit::backend_device_name(kit::Backend::cuda).c_str());
-    bool wrong = false;
-    // log GB/s summed per (precision, kernel, shape), for the geometric mean
-    std::map<std::string, std::map<std::string, double>> log_sum;
-    std::map<std::string, int> counted;
-    for (int n : sizes) {
-        const kit::CooMatrix A = dense_matrix(n, 91 + n);
-        std::mt19937 rng(n);
-        std::uniform_real_distribution<double> u(-1.0, 1.0);
-        std::vector<double> x(n), y(n);
-        for (double& v : x) v = u(rng);
-        for (double& v : y) v = u(rng);
-        const kit::Reference ref(A, x, y);
-        for (kit::Precision p : precisions)
+    ShapeTally tally;
+    for (int n : o.sizes) {
+        const kit::Reference ref = dense_problem(n);
+        for (kit::Precision p : o.precisions)
             for (const char* name : {"gemv-tuned", "gemv-tuned-t"}) {
                 const kit::Variant* v = kit::registry().find(name, kit::Backend::cuda);
                 if (!v) throw kit::Error(std::string("gemv_tune: variant ") + name + " is not registered");
-                std::printf("\n%s, n = %d, %s:\n  %-8s %10s %10s %10s\n", name, n, kit::to_string(p).c_str(), "shape",
-                            "cold ms", "cold GB/s", "steady GB/s");
-                for (const kit::GemvShape s : shapes) {
-                    kit::RunOptions opt;
-                    opt.precision = p;
-                    opt.repeats = repeats;
-                    opt.steady_calls = 100;
-                    opt.tunables = kit::gemv_tunables(s);
-                    const kit::CheckedRun c = kit::run_checked(*v, ref, opt);
-                    if (c.status != kit::RunStatus::ok) {
-                        wrong = wrong || kit::is_failure(c.status);
-                        std::printf("  %-8s %s: %s\n", kit::to_string(s).c_str(), kit::to_string(c.status).c_str(),
-                                    c.message.c_str());
-                        continue;
-                    }
-                    std::printf("  %-8s %10.4f %10.1f %10.1f\n", kit::to_string(s).c_str(), c.result.median_ms(), c.gbytes,
-                                c.steady_gbytes);
-                    const std::string key = std::string(name) + " " + kit::to_string(p);
-                    log_sum[key][kit::to_string(s)] += std::log(c.gbytes);
-                    ++counted[key + kit::to_string(s)];
-                }
+                time_shapes(*v, ref, p, n, shapes, o.repeats, tally);
             }
     }
-    std::printf("\nbest shape by geometric mean of cold GB/s over n =");
-    for (int n : sizes) std::printf(" %d", n);
-    std::printf(":\n");
-    for (const auto& [key, per_shape] : log_sum) {
-        std::string best;
-        double best_mean = -1;
-        for (const auto& [shape, sum] : per_shape) {
-            if (counted[key + shape] != static_cast<int>(sizes.size())) continue;  // failed somewhere
-            const double mean = std::exp(sum / counted[key + shape]);
-            if (mean > best_mean) best_mean = mean, best = shape;
-        }
-        std::printf("  %-20s %s (%.1f GB/s)\n", key.c_str(), best.empty() ? "none" : best.c_str(), best_mean);
-    }
-    return wrong ? 1 : 0;
+    print_best(o.sizes, tally);
+    return tally.wrong ? 1 : 0;
 #else
     return 2;
 #endif

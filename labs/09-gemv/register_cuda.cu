@@ -3,6 +3,7 @@
 // gemv_thread_y, default 64 x 4, or gemv_columns_per_warp, transposed only).
 #include "measure/bytes_model.hpp"
 #include "gpu/cuda_run.hpp"
+#include "gpu/device_formats.hpp"
 #include "formats/dense.hpp"
 #include "gemv_kernels.hpp"
 
@@ -12,22 +13,19 @@ namespace kit {
 
 namespace {
 
-
+/// A CUDA GEMV variant: `call(shape, op, view, x, y)` with the shape the tunables select
+/// (gemv_shape_from), which only the gemv-tuned variants read and name in their note.
 template <class Call>
 RunFunction cuda_gemv(Transpose op, Call call, bool tuned) {
-    return [op, call, tuned](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                             const RunOptions& opt) {
-        return dispatch_precision(opt.precision, [&](auto tag) {
-            using T = decltype(tag);
-            const GemvShape shape = gemv_shape_from(opt.tunables);
-            const Dense<T> host = op == Transpose::no ? Dense<T>::from_coo(A) : Dense<T>::transposed_from_coo(A);
-            const DeviceBuffer<T> vals(host.vals);
-            const DenseView<T> view{host.rows, host.cols, host.lda, vals.data()};
-            RunResult out = run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { call(shape, op, view, xp, yp); });
-            out.bytes = dense_bytes(A.rows, A.cols, sizeof(T));
-            if (tuned) out.note = "shape " + to_string(shape);
-            return out;
-        });
+    const bool transposed = op == Transpose::yes;
+    return [op, call, tuned, transposed](const CooMatrix& A, const std::vector<double>& x,
+                                         const std::vector<double>& y, const RunOptions& opt) {
+        const GemvShape shape = gemv_shape_from(opt.tunables);
+        return cuda_variant<Dense, DeviceDense>(
+            [&](auto view, auto xp, auto yp) { call(shape, op, view, xp, yp); },
+            [transposed](const auto& m, count_t vb) { return dense_bytes_of(m, vb, transposed); },
+            [&](const auto&) { return tuned ? "shape " + to_string(shape) : std::string(); },
+            GemvDense{op})(A, x, y, opt);
     };
 }
 
@@ -36,7 +34,7 @@ RunFunction cuda_gemv(Transpose op, Call call, bool tuned) {
 void register_lab_09_gemv_cuda(Registry& r) {
     const auto thread = [](GemvShape, Transpose op, auto A, auto x, auto y) {
         using T = std::remove_const_t<std::remove_pointer_t<decltype(x)>>;
-        cuda::gemv_thread_per_output(op, T(1), A, x, T(1), y);
+        cuda::gemv_thread(op, T(1), A, x, T(1), y);
     };
     const auto blocked = [](GemvShape, Transpose op, auto A, auto x, auto y) {
         using T = std::remove_const_t<std::remove_pointer_t<decltype(x)>>;
@@ -50,25 +48,43 @@ void register_lab_09_gemv_cuda(Registry& r) {
         using T = std::remove_const_t<std::remove_pointer_t<decltype(x)>>;
         cuda::gemv_tuned(shape, op, T(1), A, x, T(1), y);
     };
-    r.add({"gemv-thread", Backend::cuda, "09-gemv", 2, "one thread per row of A (coalesced down each column)",
-           cuda_gemv(Transpose::no, thread, false)});
-    r.add({"gemv-thread-t", Backend::cuda, "09-gemv", 2, "A^T stored; one thread per column (reads lda apart)",
-           cuda_gemv(Transpose::yes, thread, false)});
-    r.add({"gemv-blocked", Backend::cuda, "09-gemv", 3,
-           "64-row block rows, 64x4 shape (16-byte loads), marching right, two prefetched chunks per block",
-           cuda_gemv(Transpose::no, blocked, false)});
-    r.add({"gemv-blocked-t", Backend::cuda, "09-gemv", 3, "A^T stored; 64-column block columns, 64x4 shape, marching down",
-           cuda_gemv(Transpose::yes, blocked, false)});
-    r.add({"gemv-streamed", Backend::cuda, "09-gemv", 4,
-           "full block rows unchecked; the partial one on a second stream; march split into slices",
-           cuda_gemv(Transpose::no, streamed, false)});
-    r.add({"gemv-streamed-t", Backend::cuda, "09-gemv", 4, "A^T stored; transposed gemv-streamed",
-           cuda_gemv(Transpose::yes, streamed, false)});
-    r.add({"gemv-tuned", Backend::cuda, "09-gemv", 5,
-           "gemv-streamed with gemv_block_size x gemv_thread_y from the tunables (-t: or gemv_columns_per_warp)",
-           cuda_gemv(Transpose::no, tuned, true)});
-    r.add({"gemv-tuned-t", Backend::cuda, "09-gemv", 5, "A^T stored; transposed gemv-tuned",
-           cuda_gemv(Transpose::yes, tuned, true)});
+    // Every GEMV kernel reads a dense matrix; the transposed ones multiply by the stored A^T.
+    const auto add = [&r](Variant v, Transpose op) -> Variant& {
+        Variant& added = r.add(std::move(v));
+        added.family = "dense";
+        if (op == Transpose::yes) added.roles.insert(role::transposed);
+        return added;
+    };
+    add({"gemv-thread", Backend::cuda, "09-gemv", 2, "one thread per row of A (coalesced down each column)",
+         cuda_gemv(Transpose::no, thread, false)}, Transpose::no);
+    add({"gemv-thread-t", Backend::cuda, "09-gemv", 2, "A^T stored; one thread per column (reads lda apart)",
+         cuda_gemv(Transpose::yes, thread, false)}, Transpose::yes);
+    add({"gemv-blocked", Backend::cuda, "09-gemv", 3,
+         "64-row block rows, 64x4 shape (16-byte loads), marching right, two prefetched chunks per block",
+         cuda_gemv(Transpose::no, blocked, false)}, Transpose::no);
+    add({"gemv-blocked-t", Backend::cuda, "09-gemv", 3, "A^T stored; 64-column block columns, 64x4 shape, marching down",
+         cuda_gemv(Transpose::yes, blocked, false)}, Transpose::yes);
+    add({"gemv-streamed", Backend::cuda, "09-gemv", 4,
+         "full block rows unchecked; the partial one on a second stream; march split into slices",
+         cuda_gemv(Transpose::no, streamed, false)}, Transpose::no);
+    add({"gemv-streamed-t", Backend::cuda, "09-gemv", 4, "A^T stored; transposed gemv-streamed",
+         cuda_gemv(Transpose::yes, streamed, false)}, Transpose::yes);
+    // The tuned pair declares the shapes it is built for: powers of two in these ranges, as a
+    // block (size and height) or as columns per warp (the transposed kernel only).
+    const std::vector<Tunable> shapes = {
+        {"gemv_block_size", 32, 128, "square block side of the paper's blocks", true, "blocks"},
+        {"gemv_thread_y", 1, 16, "threads along a block's columns", true, "blocks"},
+        {"gemv_columns_per_warp", 1, 8, "transposed only: columns of A^T one warp reduces", true, "warp columns"}};
+    for (Transpose op : {Transpose::no, Transpose::yes}) {
+        Variant& tuned_variant = add({op == Transpose::no ? "gemv-tuned" : "gemv-tuned-t", Backend::cuda, "09-gemv", 5,
+                                      op == Transpose::no ? "gemv-streamed with gemv_block_size x gemv_thread_y from the "
+                                                            "tunables (-t: or gemv_columns_per_warp)"
+                                                          : "A^T stored; transposed gemv-tuned",
+                                      cuda_gemv(op, tuned, true)},
+                                     op);
+        tuned_variant.roles.insert(role::shape_tuned);
+        tuned_variant.tunables = shapes;
+    }
 }
 
 }  // namespace kit

@@ -6,7 +6,7 @@
 namespace kit::cuda {
 namespace kernel {
 
-/// Each thread computes one product vals[k] * x[col[k]] and adds it to y[row[k]] atomically.
+/// Each thread computes one product vals[k] * x[col_idx[k]] and adds it to y[row_idx[k]] atomically.
 template <class T>
 __global__ void coo_atomic(CooView<T> A, const T* __restrict__ x, T* y) {
     // BEGIN SOLUTION(step 2: one thread per entry k; atomicAdd its product into y[row_idx[k]])
@@ -37,17 +37,17 @@ __global__ void coo_segmented(CooView<T> A, const T* __restrict__ x, T* y, index
         T sum = valid ? A.vals[k] * x[A.col_idx[k]] : T(0);
         if (lane == 0 && row == carry_row) sum += carry;  // the previous chunk's unfinished row
         for (int off = 1; off < kWarpSize; off *= 2) {
-            const T up = __shfl_up_sync(0xffffffffu, sum, off);
-            const index_t up_row = __shfl_up_sync(0xffffffffu, row, off);
+            const T up = __shfl_up_sync(kFullWarpMask, sum, off);
+            const index_t up_row = __shfl_up_sync(kFullWarpMask, row, off);
             if (lane >= off && up_row == row) sum += up;
         }
-        const index_t next_row = __shfl_down_sync(0xffffffffu, row, 1);
+        const index_t next_row = __shfl_down_sync(kFullWarpMask, row, 1);
         const bool segment_end = valid && (lane == kWarpSize - 1 || next_row != row);
         // The last lane's segment may continue in the next chunk: carry it instead of writing.
         const bool continues = lane == kWarpSize - 1 && base + kWarpSize < end && A.row_idx[base + kWarpSize] == row;
         if (segment_end && !continues) atomicAdd(&y[row], sum);
-        carry = __shfl_sync(0xffffffffu, sum, kWarpSize - 1);
-        carry_row = __shfl_sync(0xffffffffu, continues ? row : -1, kWarpSize - 1);
+        carry = __shfl_sync(kFullWarpMask, sum, kWarpSize - 1);
+        carry_row = __shfl_sync(kFullWarpMask, continues ? row : -1, kWarpSize - 1);
     }
     // END SOLUTION
 }

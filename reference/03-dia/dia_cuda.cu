@@ -7,15 +7,15 @@ namespace kit::cuda {
 namespace kernel {
 
 /// Each thread computes y[row] += A[row,:] * x for one row. At diagonal d, thread `row`
-/// reads data[d * pitch + row]: the 32 threads of a warp read 32 consecutive slots, and
+/// reads vals[d * pitch + row]: the 32 threads of a warp read 32 consecutive slots, and
 /// since the pitch is a multiple of 32 every diagonal starts on an aligned address.
 template <class T>
 __global__ void dia_naive(DiaView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 2: row = global thread index; loop over diagonals; col = row + offsets[d]; skip col outside [0, cols))
+    // BEGIN SOLUTION(step 2: one thread per row; loop over diagonals; skip columns outside [0, cols))
     const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (row >= A.rows) return;
     T sum = 0;
-    const T* slot = A.data + row;
+    const T* slot = A.vals + row;
     for (index_t d = 0; d < A.diagonals; ++d, slot += A.pitch) {
         const long long col = row + A.offsets[d];
         if (col >= 0 && col < A.cols) sum += *slot * __ldg(&x[col]);
@@ -30,7 +30,7 @@ __global__ void dia_naive(DiaView<T> A, const T* __restrict__ x, T* __restrict__
 /// Threads past the last row still take part in the copies and barriers (no early return).
 template <class T>
 __global__ void dia_shared(DiaView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 3: loop over chunks of kDiaOffsetChunk diagonals: __syncthreads, copy the chunk's offsets to shared memory, __syncthreads, then use them)
+    // BEGIN SOLUTION(step 3: chunks of kDiaOffsetChunk offsets staged in shared memory between barriers)
     __shared__ index_t offsets[kDiaOffsetChunk];
     const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const bool has_row = row < A.rows;
@@ -41,7 +41,7 @@ __global__ void dia_shared(DiaView<T> A, const T* __restrict__ x, T* __restrict_
         for (index_t i = threadIdx.x; i < count; i += blockDim.x) offsets[i] = A.offsets[first + i];
         __syncthreads();  // the whole chunk is in shared memory
         if (!has_row) continue;
-        const T* slot = A.data + static_cast<std::size_t>(first) * A.pitch + row;
+        const T* slot = A.vals + static_cast<std::size_t>(first) * A.pitch + row;
         for (index_t d = 0; d < count; ++d, slot += A.pitch) {
             const long long col = row + offsets[d];
             if (col >= 0 && col < A.cols) sum += *slot * __ldg(&x[col]);

@@ -6,7 +6,7 @@ namespace kit::cpu {
 
 template <class T>
 void ell_spmv(EllView<T> A, const T* x, T* y) {
-    // BEGIN SOLUTION(step 1: for each row r and slot k < width: c = col_idx[k*pitch + r]; if c >= 0, add vals[k*pitch + r] * x[c])
+    // BEGIN SOLUTION(step 1: per row r and slot k < width: skip col_idx < 0, add vals * x[col])
     // STARTER: kit::todo("04-ell", 1, "cpu::ell_spmv");
     for (index_t r = 0; r < A.rows; ++r) {
         T sum = 0;
@@ -22,7 +22,7 @@ void ell_spmv(EllView<T> A, const T* x, T* y) {
 
 template <class T>
 void hyb_spmv(HybView<T> A, const T* x, T* y) {
-    // BEGIN SOLUTION(step 3: ell_spmv on A.ell, then for every COO entry k add vals[k] * x[col_idx[k]] to y[row_idx[k]])
+    // BEGIN SOLUTION(step 3: ell_spmv on A.ell, then add every entry of the COO part)
     // STARTER: kit::todo("04-ell", 3, "cpu::hyb_spmv");
     ell_spmv(A.ell, x, y);
     for (index_t k = 0; k < A.coo.nnz; ++k) y[A.coo.row_idx[k]] += A.coo.vals[k] * x[A.coo.col_idx[k]];

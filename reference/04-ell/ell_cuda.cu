@@ -15,7 +15,7 @@ namespace kernel {
 /// 56% to 68% of the copy bandwidth in float, and from 74% to 83% in double.
 template <class T>
 __global__ void ell_rows(EllView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 2: row = global thread index; loop k < width over col_idx/vals[k*pitch + row]; skip negative columns)
+    // BEGIN SOLUTION(step 2: one thread per row; slots k < width at k*pitch + row; skip columns < 0)
     const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (row >= A.rows) return;
     T sum = 0;
@@ -30,8 +30,8 @@ __global__ void ell_rows(EllView<T> A, const T* __restrict__ x, T* __restrict__ 
     // END SOLUTION
 }
 
-/// Each thread takes one entry k of HYB's COO part and adds vals[k] * x[col[k]] to
-/// y[row[k]] with atomicAdd: several entries of a long row land on the same y[row].
+/// Each thread takes one entry k of HYB's COO part and adds vals[k] * x[col_idx[k]] to
+/// y[row_idx[k]] with atomicAdd: several entries of a long row land on the same y[row].
 template <class T>
 __global__ void coo_part(CooView<T> A, const T* __restrict__ x, T* y) {
     // BEGIN SOLUTION(step 3: one thread per entry k < nnz; atomicAdd its product into y[row_idx[k]])
@@ -54,7 +54,7 @@ void ell_spmv(EllView<T> A, const T* x, T* y) {
 
 template <class T>
 void hyb_spmv(HybView<T> A, const T* x, T* y) {
-    // BEGIN SOLUTION(step 3: the ELL kernel on A.ell, then coo_part with one thread per COO entry (none if the COO part is empty))
+    // BEGIN SOLUTION(step 3: the ELL kernel, then coo_part, one thread per COO entry (none if empty))
     // STARTER: kit::todo("04-ell", 3, "cuda::hyb_spmv launches");
     // Both kernels run in the default stream, so the COO atomics start after the ELL
     // kernel has written its plain y[row] += sum: the two never race.

@@ -13,10 +13,10 @@ constexpr int kThreads = 256;  ///< threads per CUDA block: a multiple of 32, so
 /// thread has the same small amount of work whatever the row lengths.
 template <class T, int R, int C>
 __global__ void bcsr_block_products(BcsrView<T> A, const T* __restrict__ x, T* __restrict__ partial) {
-    // BEGIN SOLUTION(step 2: k = global thread; guard k < blocks; read the C values of x at col[k] (only those < cols); R sums of C products each)
+    // BEGIN SOLUTION(step 2: one thread per block; R sums of C products, x read only below cols)
     const long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (k >= A.blocks) return;
-    const index_t col = A.col[k];
+    const index_t col = A.col_idx[k];
     T xs[C];
 #pragma unroll
     for (int j = 0; j < C; ++j) xs[j] = col + j < A.cols ? __ldg(&x[col + j]) : T(0);
@@ -35,33 +35,33 @@ __global__ void bcsr_block_products(BcsrView<T> A, const T* __restrict__ x, T* _
 /// row / R, so its partial sums are partial[k*R + i] for the blocks k of that block row.
 template <class T, int R>
 __global__ void bcsr_row_sums(BcsrView<T> A, const T* __restrict__ partial, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 2: row = global thread; guard row < rows; add partial[k*R + row%R] over the blocks of block row row/R into y[row])
+    // BEGIN SOLUTION(step 2: one thread per row: add its partials over the blocks of its block row)
     const long long row = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (row >= A.rows) return;
     const index_t ib = static_cast<index_t>(row / R);
     const int i = static_cast<int>(row % R);
     T sum = 0;
-    for (index_t k = A.ptr[ib]; k < A.ptr[ib + 1]; ++k) sum += partial[static_cast<long long>(k) * R + i];
+    for (index_t k = A.row_ptr[ib]; k < A.row_ptr[ib + 1]; ++k) sum += partial[static_cast<long long>(k) * R + i];
     y[row] += sum;
     // END SOLUTION
 }
 
-/// Fused kernel: warp w owns block row w. Lane l takes blocks ptr[w]+l, ptr[w]+l+32, ...,
+/// Fused kernel: warp w owns block row w. Lane l takes blocks row_ptr[w]+l, row_ptr[w]+l+32, ...,
 /// reads each block's C values of x once and keeps R running sums in registers. A butterfly
 /// of shuffles then leaves the warp's R totals in every lane, and lane i < R writes row
 /// w*R+i, so the R writes are consecutive. Warps past the last block row run the shuffles
 /// with zero sums: no lane may leave before a full-warp shuffle.
 template <class T, int R, int C>
 __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 3: block row = global thread / 32; lanes stride its blocks by 32; R register sums; __shfl_xor_sync butterfly; lane i < R writes row block_row*R + i)
+    // BEGIN SOLUTION(step 3: a warp per block row; lanes stride its blocks; R sums; xor-shuffle reduction)
     const long long w = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
     T sum[R];
 #pragma unroll
     for (int i = 0; i < R; ++i) sum[i] = 0;
     if (w < A.block_rows) {
-        for (index_t k = A.ptr[w] + lane; k < A.ptr[w + 1]; k += kWarpSize) {
-            const index_t col = A.col[k];
+        for (index_t k = A.row_ptr[w] + lane; k < A.row_ptr[w + 1]; k += kWarpSize) {
+            const index_t col = A.col_idx[k];
             const T* block = A.vals + static_cast<long long>(k) * (R * C);
 #pragma unroll
             for (int j = 0; j < C; ++j) {
@@ -73,7 +73,7 @@ __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict_
     }
 #pragma unroll
     for (int i = 0; i < R; ++i)
-        for (int off = kWarpSize / 2; off > 0; off /= 2) sum[i] += __shfl_xor_sync(0xffffffffu, sum[i], off);
+        for (int off = kWarpSize / 2; off > 0; off /= 2) sum[i] += __shfl_xor_sync(kFullWarpMask, sum[i], off);
     if (w < A.block_rows) {
 #pragma unroll
         for (int i = 0; i < R; ++i)
@@ -86,7 +86,7 @@ __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict_
 
 template <class T>
 void bcsr_two_kernel_spmv(BcsrView<T> A, const T* x, T* y, T* partial) {
-    // BEGIN SOLUTION(step 2: with_block_shape(A.r, A.c, ...): launch bcsr_block_products over the blocks, then bcsr_row_sums over the rows)
+    // BEGIN SOLUTION(step 2: with_block_shape: bcsr_block_products, then bcsr_row_sums)
     // STARTER: kit::todo("05-bcsr", 2, "cuda::bcsr_two_kernel_spmv launches");
     with_block_shape(A.r, A.c, [&](auto r, auto c) {
         constexpr int R = decltype(r)::value, C = decltype(c)::value;

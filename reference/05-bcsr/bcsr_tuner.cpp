@@ -8,7 +8,7 @@
 namespace kit::bcsr {
 
 double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma) {
-    // BEGIN SOLUTION(step 4: for each block row kept by in_sample(ib, sigma), count its entries and its distinct block columns col/c; f = r*c*blocks / entries; if no entry was sampled, use sigma = 1)
+    // BEGIN SOLUTION(step 4: fill of the sampled block rows: r*c*blocks / entries (sigma = 1 if none))
     // STARTER: kit::todo("05-bcsr", 4, "estimate_fill");
     const index_t block_rows = static_cast<index_t>((static_cast<count_t>(A.rows) + r - 1) / r);
     // seen[bc] holds the last sampled block row that used block column bc: no clearing needed.
@@ -19,7 +19,7 @@ double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, in
         const count_t first = row_ptr[static_cast<std::size_t>(ib) * r];
         const count_t last = row_ptr[std::min<std::size_t>(static_cast<std::size_t>(ib + 1) * r, A.rows)];
         for (count_t k = first; k < last; ++k) {
-            const index_t bc = A.col[k] / c;
+            const index_t bc = A.col_idx[k] / c;
             if (seen[bc] != ib) {
                 seen[bc] = ib;
                 ++blocks;
@@ -34,7 +34,7 @@ double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, in
 
 TunerChoice choose_block(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
                          double sigma) {
-    // BEGIN SOLUTION(step 5: for r, c in 1..4: fill = estimate_fill, stored = fill*nnz, entry = profile.nearest(variant, p, r, c, stored) (skip if null), structure = structure_factor(A, row_ptr, profile, variant, p, r, c, sigma), estimate = gflops / fill * structure; keep the first largest; throw kit::Error first if !profile.covers(variant, p))
+    // BEGIN SOLUTION(step 5: for r, c in 1..4, estimate = gflops / fill * structure; keep the first best)
     // STARTER: kit::todo("05-bcsr", 5, "choose_block");
     if (!profile.covers(variant, p))
         throw Error("BCSR tuner: the profile " + profile.source + " has no record for " + variant + " in " +

@@ -6,14 +6,14 @@ namespace kit::cpu {
 
 template <class T>
 void dia_loop_spmv(DiaView<T> A, const T* x, T* y) {
-    // BEGIN SOLUTION(step 0: for each row, for each diagonal d: col = row + offsets[d]; if 0 <= col < cols add data[d * pitch + row] * x[col]; then y[row] += sum)
+    // BEGIN SOLUTION(step 0: for each row, each diagonal d whose column row + offsets[d] is in range)
     // STARTER: kit::todo("07-dia-opencl", 0, "cpu::dia_loop_spmv");
     // Row outer, diagonal inner: the loop order of the kernels, where one work-item owns a row.
     for (index_t row = 0; row < A.rows; ++row) {
         T sum = 0;
         for (index_t d = 0; d < A.diagonals; ++d) {
             const index_t col = row + A.offsets[d];
-            if (col >= 0 && col < A.cols) sum += A.data[static_cast<std::size_t>(d) * A.pitch + row] * x[col];
+            if (col >= 0 && col < A.cols) sum += A.vals[static_cast<std::size_t>(d) * A.pitch + row] * x[col];
         }
         y[row] += sum;
     }

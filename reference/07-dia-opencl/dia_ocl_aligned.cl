@@ -12,7 +12,7 @@
 __kernel void dia_aligned(const int rows, const int cols, const int diags, const int pitch,
                           __global const int* offsets, __global const REAL* A, __global const REAL* x,
                           __global REAL* y) {
-    // BEGIN SOLUTION(step 2: as step 1, but walk a pointer a = A + row that advances by pitch per diagonal)
+    // BEGIN SOLUTION(step 2: as step 1, with a pointer a = A + row advancing by pitch per diagonal)
     const int row = get_global_id(0);
     if (row >= rows) return;
     REAL sum = 0;

@@ -14,7 +14,7 @@
 __kernel void dia_local(const int rows, const int cols, const int diags, const int pitch,
                         __global const int* offsets, __global const REAL* A, __global const REAL* x,
                         __global REAL* y) {
-    // BEGIN SOLUTION(step 3: __local int chunk[DIA_CHUNK]; no early return (barriers); per chunk: barrier, copy offsets strided by get_local_size(0), barrier, then the step-2 loop over the chunk)
+    // BEGIN SOLUTION(step 3: offsets in __local chunks of DIA_CHUNK, between barriers (no early return))
     __local int chunk_offsets[DIA_CHUNK];
     const int row = get_global_id(0);
     // Rows past the end still reach every barrier: a work-item that returned early would

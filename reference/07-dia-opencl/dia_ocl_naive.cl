@@ -12,7 +12,7 @@
 /// from global memory: 4 + 4 + 4 bytes per multiply-add in float.
 __kernel void dia_naive(const int rows, const int cols, const int diags, __global const int* offsets,
                         __global const REAL* A, __global const REAL* x, __global REAL* y) {
-    // BEGIN SOLUTION(step 1: row = get_global_id(0), guard row < rows; for each diagonal d: col = row + offsets[d], if 0 <= col < cols add A[d * rows + row] * x[col]; finally y[row] += sum)
+    // BEGIN SOLUTION(step 1: one work-item per row; A[d * rows + row] * x[row + offsets[d]] in range)
     const int row = get_global_id(0);
     if (row >= rows) return;
     REAL sum = 0;

@@ -10,7 +10,7 @@
 /// Inside the matrix one unaligned vload4 reads all four; only quads that straddle the
 /// first or last column (the matrix borders) take the element-by-element path.
 REAL4 x_quad(__global const REAL* x, const int col, const int cols) {
-    // BEGIN SOLUTION(step 4: if 0 <= col and col + 3 < cols, vload4(0, x + col); otherwise each of the four elements separately, 0 when out of range)
+    // BEGIN SOLUTION(step 4: vload4 when col .. col + 3 are in [0, cols), else element by element)
     // STARTER: return (REAL4)(0);
     if (col >= 0 && col <= cols - 4) return vload4(0, x + col);
     REAL4 v = (REAL4)(0);
@@ -25,7 +25,7 @@ REAL4 x_quad(__global const REAL* x, const int col, const int cols) {
 /// y[row..row+3] += v for the rows that exist: the last group may hold 1 to 3 rows when
 /// rows is not a multiple of 4, and y has no padding to absorb a full vstore4.
 void add_quad(__global REAL* y, const int row, const int rows, const REAL4 v) {
-    // BEGIN SOLUTION(step 4: a full group does vload4 + vstore4; a partial last group adds its 1 to 3 rows one by one)
+    // BEGIN SOLUTION(step 4: vload4 + vstore4 for a full group; a partial one row by row)
     if (row + 4 <= rows) {
         vstore4(vload4(0, y + row) + v, 0, y + row);
         return;
@@ -44,7 +44,7 @@ void add_quad(__global REAL* y, const int row, const int rows, const REAL4 v) {
 __kernel void dia_vec4(const int rows, const int cols, const int diags, const int pitch,
                        __global const int* offsets, __global const REAL* A, __global const REAL* x,
                        __global REAL* y) {
-    // BEGIN SOLUTION(step 4: row = 4 * get_global_id(0); step 3's chunked offsets; per diagonal sum += (REAL4 matrix values) * x_quad(x, row + offset, cols); then add_quad)
+    // BEGIN SOLUTION(step 4: 4 rows a work-item; step 3's chunks; REAL4 values * x_quad; add_quad)
     __local int chunk_offsets[DIA_CHUNK];
     const int row = get_global_id(0) * 4;
     const bool active = row < rows;  // no early return: the barriers need the whole group

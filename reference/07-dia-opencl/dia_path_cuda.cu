@@ -85,7 +85,7 @@ struct TextureX {
 /// branch; only row groups at the matrix borders take the element-by-element one.
 template <class T, class X>
 __device__ inline Quad<T> x_quad(const X& x, index_t col) {
-    // BEGIN SOLUTION(step 4: if the whole quad is inside [0, cols) read the four values; otherwise read each one that exists, 0 for the others)
+    // BEGIN SOLUTION(step 4: the whole quad when inside [0, cols), else each value that exists, 0 else)
     // STARTER: return Quad<T>{};
     Quad<T> q;
     if (col >= 0 && col <= x.cols - 4) {
@@ -102,13 +102,13 @@ __device__ inline Quad<T> x_quad(const X& x, index_t col) {
 /// offsets in shared memory at a time, so any number of diagonals works.
 template <class T, class X>
 __global__ void dia_rows4(DiaView<T> A, X x, T* __restrict__ y) {
-    // BEGIN SOLUTION(step 4: row = 4 * global thread; chunked offsets in __shared__ memory with __syncthreads (no early return); sum[i] += matrix quad * x quad; full groups add_quad, a partial last group row by row)
+    // BEGIN SOLUTION(step 4: 4 rows a thread; chunked offsets in __shared__; quads of A times x quads)
     constexpr index_t chunk = kDiaOffsetChunk;
     __shared__ index_t chunk_offsets[chunk];
     const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
     const bool active = row < A.rows;  // threads past the end still reach every __syncthreads
     T sum[4] = {0, 0, 0, 0};
-    const T* a = A.data + row;
+    const T* a = A.vals + row;
     for (index_t base = 0; base < A.diagonals; base += chunk) {
         const index_t n = min(chunk, A.diagonals - base);
         __syncthreads();
@@ -160,7 +160,7 @@ void dia_texture_spmv(DiaView<float> A, const XTexture& x, float* y) {
 static_assert(sizeof(cudaTextureObject_t) == sizeof(unsigned long long), "XTexture stores the handle as an integer");
 
 XTexture::XTexture(const float* x, index_t n) {
-    // BEGIN SOLUTION(step 5: a linear cudaResourceDesc over x (n floats, at least 1) read as elements; check n against cudaDeviceGetTexture1DLinearMaxWidth and x against the texture alignment; cudaCreateTextureObject)
+    // BEGIN SOLUTION(step 5: a linear texture object over x (n floats), its limits checked first)
     // STARTER: kit::todo("07-dia-opencl", 5, "cuda::XTexture");
     int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));

@@ -89,36 +89,35 @@ count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const Stora
     // END SOLUTION
 }
 
-KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& pmf, const StorageInputs& in,
-                                count_t value_bytes, const DeviceParams& p) {
-    KernelPrediction k;
-    k.variant = variant;
-    if (variant == "coo-atomic" || variant == "coo-segmented") k.format = ModelFormat::coo;
-    else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
-    else if (variant == "ell") k.format = ModelFormat::ell;
-    else if (variant == "hyb") k.format = ModelFormat::hyb;
-    else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
-    else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
-    else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // BEGIN SOLUTION(step 3: DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs with the loads of unrolled_rounds in flight, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
-    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel");
-    const count_t N = pmf.rows, nnz = pmf.nnz;
-    k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
-    const count_t pitch = in.pitch_for(N);
-    const HybSplit split = hyb_split(pmf, in.hyb_width);
-    const double vb = static_cast<double>(value_bytes);
+namespace {
+
+// Step 3's terms, one function each, in the order predict_kernel adds them up (the handout's
+// "Time" tables give each term's formula).
+
+/// The bytes one lane loads per step of the kernel's loop.
+double lane_bytes_of(const std::string& variant, ModelFormat format, double vb) {
+    // BEGIN SOLUTION(step 3: dia-naive one value, dia-vec4 and dense four, COO value + 2 indices, else value + index)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: lane bytes");
     // A warp's load is one request to the memory system, so narrow loads carry fewer bytes per
     // request. The bytes one lane loads per step: a DIA value, four of them (dia-vec4's quads),
     // a value and its column index, or a COO entry's value and two indices; the dense kernel's
     // double-buffered chunks keep several values per lane in flight.
-    const double lane_bytes = variant == "dia-naive"                          ? vb
-                              : variant == "dia-vec4" || k.format == ModelFormat::dense ? 4 * vb
-                              : k.format == ModelFormat::coo                  ? vb + 8
-                                                                              : vb + 4;
-    k.stream_gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
+    return variant == "dia-naive"                                      ? vb
+           : variant == "dia-vec4" || format == ModelFormat::dense     ? 4 * vb
+           : format == ModelFormat::coo                                ? vb + 8
+                                                                       : vb + 4;
+    // END SOLUTION
+}
+
+/// The rate the kernel streams its bytes at, GB/s.
+double stream_rate(const std::string& variant, ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in,
+                   double lane_bytes, const DeviceParams& p) {
+    // BEGIN SOLUTION(step 3: min(bandwidth, narrow rate, coo_gbs for COO, occupancy_gbs for row-walking threads))
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: stream rate");
+    double gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
     // A COO kernel's lane waits for its column index before it can gather x and add: calibrate
     // measures the rate that leaves (coo_gbs, coo-segmented on a band).
-    if (k.format == ModelFormat::coo) k.stream_gbs = std::min(k.stream_gbs, p.coo_gbs);
+    if (format == ModelFormat::coo) gbs = std::min(gbs, p.coo_gbs);
     // Occupancy (occupancy_gbs): a thread that walks rows has the loads of one unrolled group
     // of its loop in flight: nvcc unrolls by four (by two dia-vec4's loop, whose trips load
     // quads) and runs the trips left over one at a time, so a loop of n trips waits
@@ -128,78 +127,132 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     // per four rows. The others keep no such chain per thread (coo-atomic: one entry;
     // coo-segmented: a chunk; csr-vector: a warp per row) or size their launch to the GPU (the
     // dense kernel's slices), and are left out.
-    if (variant == "csr-scalar" || variant == "ell" || variant == "hyb" || k.format == ModelFormat::dia) {
-        const bool quads = variant == "dia-vec4";
-        const int unroll = quads ? kQuadLoopUnroll : kLoopUnroll;
-        const double threads = quads ? std::ceil(N / 4.0) : static_cast<double>(N);
-        double mean_trips = mean_row_length(pmf), rounds = mean_unrolled_rounds(pmf, unroll);  // csr-scalar
-        if (variant != "csr-scalar") {
-            const count_t trips = variant == "ell" ? pmf.longest() : variant == "hyb" ? in.hyb_width : in.diagonals;
-            mean_trips = static_cast<double>(trips);
-            rounds = unrolled_rounds(trips, unroll);
-        }
-        const double flight = rounds > 0 ? mean_trips * lane_bytes / rounds : unroll * lane_bytes;  // no trips: as unrolled
-        k.stream_gbs = std::min(k.stream_gbs, occupancy_gbs(p, threads, flight));
+    if (variant != "csr-scalar" && variant != "ell" && variant != "hyb" && format != ModelFormat::dia) return gbs;
+    const bool quads = variant == "dia-vec4";
+    const int unroll = quads ? kQuadLoopUnroll : kLoopUnroll;
+    const double threads = quads ? std::ceil(pmf.rows / 4.0) : static_cast<double>(pmf.rows);
+    double mean_trips = mean_row_length(pmf), rounds = mean_unrolled_rounds(pmf, unroll);  // csr-scalar
+    if (variant != "csr-scalar") {
+        const count_t trips = variant == "ell" ? pmf.longest() : variant == "hyb" ? in.hyb_width : in.diagonals;
+        mean_trips = static_cast<double>(trips);
+        rounds = unrolled_rounds(trips, unroll);
     }
-    const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
-    const double clock = p.clock_ghz * 1e9;                      // F_S
-    const double W = p.warp;
+    const double flight = rounds > 0 ? mean_trips * lane_bytes / rounds : unroll * lane_bytes;  // no trips: as unrolled
+    return std::min(gbs, occupancy_gbs(p, threads, flight));
+    // END SOLUTION
+}
+
+/// DS and the memory terms: DDT, AM, the x gathers and csr-scalar's sectors.
+void memory_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes,
+                  const DeviceParams& p) {
+    // BEGIN SOLUTION(step 3: DS = predicted_bytes; DDT and AM = ceil(DS/RW) at stream rate/RW; gathers; sectors)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: memory terms");
+    k.bytes = predicted_bytes(k.format, pmf, in, value_bytes);  // throws on a pitch_multiple below 1
+    const double vb = static_cast<double>(value_bytes);
     k.ddt_ms = static_cast<double>(k.bytes) / (p.pcie_gbs * 1e9) * 1e3;
-    k.am_ms = std::ceil(static_cast<double>(k.bytes) / p.transaction_bytes) / (k.stream_gbs * 1e9 / p.transaction_bytes) * 1e3;
+    const double transactions = std::ceil(static_cast<double>(k.bytes) / p.transaction_bytes);
+    k.am_ms = transactions / (k.stream_gbs * 1e9 / p.transaction_bytes) * 1e3;
     // Every entry reads x through its column index. When the entries lie on few diagonals (DIA
     // would take the matrix) those reads walk x in order, as DIA's and dense's do, and cost no
     // more than AM's one read of x; otherwise each is a gather scattered over L2.
-    const bool x_in_order = padding_accepted(pitch * in.diagonals, nnz);
+    const bool x_in_order = padding_accepted(in.pitch_for(pmf.rows) * in.diagonals, pmf.nnz);
     if (k.format != ModelFormat::dia && k.format != ModelFormat::dense && !x_in_order)
-        k.gather_ms = static_cast<double>(nnz) * vb / (p.gather_gbs * 1e9) * 1e3;
+        k.gather_ms = static_cast<double>(pmf.nnz) * vb / (p.gather_gbs * 1e9) * 1e3;
     // csr-scalar: the 32 threads of a warp walk 32 rows, each its own lines; once a whole SM's
     // lines (warps x 32 rows x E(X) entries) overflow L1, values and column indices come from
     // L2 line by line for one thread at a time, at sector_gbs.
-    const double footprint = static_cast<double>(p.warps_per_sm) * W * mean_row_length(pmf) * (vb + 4);
-    if (variant == "csr-scalar" && footprint > p.l1_bytes)
-        k.sector_ms = static_cast<double>(nnz) * (vb + 4) / (p.sector_gbs * 1e9) * 1e3;
+    const double footprint = static_cast<double>(p.warps_per_sm) * p.warp * mean_row_length(pmf) * (vb + 4);
+    if (k.variant == "csr-scalar" && footprint > p.l1_bytes)
+        k.sector_ms = static_cast<double>(pmf.nnz) * (vb + 4) / (p.sector_gbs * 1e9) * 1e3;
+    // END SOLUTION
+}
+
+/// The atomics' time: coo-atomic's and HYB's COO part.
+double atomic_ms(const std::string& variant, const RowLengthPmf& pmf, const StorageInputs& in, double vb,
+                 const DeviceParams& p) {
+    // BEGIN SOLUTION(step 3: min(E(X), W) lanes queued per atomic, or atomic_line_ms if longer; 0 without atomics)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: atomics");
     // coo-atomic: a warp's 32 consecutive entries cover 32 / E(X) rows, so each atomic
     // instruction queues min(E(X), W) lanes on one y entry (HYB's COO part likewise, with the
     // long rows' mean past K); long rows also crowd the resident entries onto a few lines of y
     // (atomic_line_ms), and the longer of the two queues sets the time.
+    const double W = p.warp;
+    const HybSplit split = hyb_split(pmf, in.hyb_width);
     if (variant == "coo-atomic")
-        k.atomic_ms = std::max(nnz * std::min(mean_row_length(pmf), W) / p.atomic_lanes_per_ns * 1e-6,
-                               atomic_line_ms(pmf, 0, vb, p));
-    else if (variant == "hyb" && split.nnz_coo > 0)
-        k.atomic_ms = std::max(split.nnz_coo * std::min(split.e_gt - in.hyb_width, W) / p.atomic_lanes_per_ns * 1e-6,
-                               atomic_line_ms(pmf, in.hyb_width, vb, p));
+        return std::max(pmf.nnz * std::min(mean_row_length(pmf), W) / p.atomic_lanes_per_ns * 1e-6,
+                        atomic_line_ms(pmf, 0, vb, p));
+    if (variant == "hyb" && split.nnz_coo > 0)
+        return std::max(split.nnz_coo * std::min(split.e_gt - in.hyb_width, W) / p.atomic_lanes_per_ns * 1e-6,
+                        atomic_line_ms(pmf, in.hyb_width, vb, p));
+    return 0;
+    // END SOLUTION
+}
+
+/// CTC_m and CTC_a: the multiplications and the additions on the GPU's lanes.
+void compute_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes,
+                   const DeviceParams& p) {
+    // BEGIN SOLUTION(step 3: products / (C x F_S); CTC_a = CTC_m, but csr-vector's warp sums ceil(E(X)/W) per row)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: compute terms");
+    const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
+    const double clock = p.clock_ghz * 1e9;                                                            // F_S
+    const double W = p.warp;
     // DIA multiplies its padding too (zeros in the slots), dense every value; ELL and HYB skip
     // their padding by the column index.
-    const double products = k.format == ModelFormat::dia     ? static_cast<double>(pitch * in.diagonals)
-                            : k.format == ModelFormat::dense ? static_cast<double>(N) * pmf.cols
-                                                             : nnz;
+    const double slots = static_cast<double>(in.pitch_for(pmf.rows) * in.diagonals);
+    const double products = k.format == ModelFormat::dia     ? slots
+                            : k.format == ModelFormat::dense ? static_cast<double>(pmf.rows) * pmf.cols
+                                                             : pmf.nnz;
     k.ctc_m_ms = products / (lanes * clock) * 1e3;
-    if (variant == "csr-vector")  // the paper's CTC_a: each warp of W lanes sums ceil(E(X)/W) partial products per row
-        k.ctc_a_ms = (N * W / lanes) * std::ceil(mean_row_length(pmf) / W) / clock * 1e3;
+    // the paper's CTC_a: csr-vector's warps of W lanes sum ceil(E(X)/W) partial products per row
+    if (k.variant == "csr-vector")
+        k.ctc_a_ms = (pmf.rows * W / lanes) * std::ceil(mean_row_length(pmf) / W) / clock * 1e3;
     else
         k.ctc_a_ms = k.ctc_m_ms;
+    // END SOLUTION
+}
+
+/// The longest chain of dependent steps, and the launches.
+void serial_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in, const DeviceParams& p) {
+    // BEGIN SOLUTION(step 3: a thread's, a warp's or the atomics' walk along the longest row; HYB's two launches)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: chain and launches");
     // The longest chain of dependent steps, in ns: one thread walking its row (csr-scalar, ELL,
     // DIA's diagonals), one warp walking its row (csr-vector, which also retires rows one warp
     // each), or the atomics of one row on its y entry (coo-atomic, HYB's COO part).
-    const double longest = pmf.longest();
+    const std::string& variant = k.variant;
+    const double longest = pmf.longest(), W = p.warp;
     double chain_ns = 0;
     int launches = 1;
     if (variant == "csr-scalar" || variant == "ell") chain_ns = longest * p.step_ns;
-    else if (variant == "csr-vector") chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, N * p.row_ns);
+    else if (variant == "csr-vector") chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, pmf.rows * p.row_ns);
     else if (k.format == ModelFormat::dia) chain_ns = in.diagonals * p.step_ns;
     else if (variant == "coo-atomic") chain_ns = longest * p.atomic_ns;
     else if (variant == "coo-segmented" || variant == "gemv-streamed") chain_ns = p.step_ns;  // no row-long chain
     else if (variant == "hyb") {
         chain_ns = in.hyb_width * p.step_ns;
-        if (split.nnz_coo > 0) {
+        if (hyb_split(pmf, in.hyb_width).nnz_coo > 0) {
             ++launches;
             chain_ns += (longest - in.hyb_width) * p.atomic_ns;
         }
     }
     k.serial_ms = chain_ns * 1e-6;
     k.launch_ms = launches * p.launch_us * 1e-3;
-    k.total_ms = k.launch_ms + std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms}) +
-                 k.ctc_m_ms + k.ctc_a_ms;
+    // END SOLUTION
+}
+
+/// One SpMV's time from its terms.
+double total_ms(const KernelPrediction& k) {
+    // BEGIN SOLUTION(step 3: launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: total");
+    const double slowest = std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms});
+    return k.launch_ms + slowest + k.ctc_m_ms + k.ctc_a_ms;
+    // END SOLUTION
+}
+
+/// Marks the prediction infeasible where the kit's container would refuse the conversion.
+void check_feasible(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in) {
+    // BEGIN SOLUTION(step 3: ELL and DIA refuse unless padding_accepted; dense as dense_refusal says)
+    // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: feasibility");
+    const count_t pitch = in.pitch_for(pmf.rows), nnz = pmf.nnz;
     if (k.format == ModelFormat::ell && !padding_accepted(pitch * pmf.longest(), nnz)) {
         k.feasible = false;
         k.why_not = "ELL would store " + std::to_string(pitch * pmf.longest()) + " slots for " + std::to_string(nnz) +
@@ -211,12 +264,35 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
                     " entries (the container refuses)";
     }
     if (k.format == ModelFormat::dense)
-        if (auto why = dense_refusal(N, pmf.cols, std::max<count_t>(1, N), nnz)) {
+        if (auto why = dense_refusal(pmf.rows, pmf.cols, std::max<count_t>(1, pmf.rows), nnz)) {
             k.feasible = false;
             k.why_not = *why + " (the container refuses)";
         }
-    return k;
     // END SOLUTION
+}
+
+}  // namespace
+
+KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& pmf, const StorageInputs& in,
+                                count_t value_bytes, const DeviceParams& p) {
+    KernelPrediction k;
+    k.variant = variant;
+    if (variant == "coo-atomic" || variant == "coo-segmented") k.format = ModelFormat::coo;
+    else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
+    else if (variant == "ell") k.format = ModelFormat::ell;
+    else if (variant == "hyb") k.format = ModelFormat::hyb;
+    else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
+    else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
+    else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
+    const double vb = static_cast<double>(value_bytes);
+    k.stream_gbs = stream_rate(variant, k.format, pmf, in, lane_bytes_of(variant, k.format, vb), p);
+    memory_terms(k, pmf, in, value_bytes, p);
+    k.atomic_ms = atomic_ms(variant, pmf, in, vb, p);
+    compute_terms(k, pmf, in, value_bytes, p);
+    serial_terms(k, pmf, in, p);
+    k.total_ms = total_ms(k);
+    check_feasible(k, pmf, in);
+    return k;
 }
 
 std::size_t pick_fastest(const std::vector<KernelPrediction>& kernels) {

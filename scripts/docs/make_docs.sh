@@ -18,7 +18,8 @@ if command -v doxygen >/dev/null; then
   if command -v dot >/dev/null; then have_dot=YES
   else echo "docs: graphviz (dot) not found: the API reference has no include or class graphs (make deps installs it)"; fi
   # The lab folders hold the signature headers; the Doxyfile names the rest.
-  KIT_DOCS_DIR="$out" KIT_DOCS_EXTRA="$(ls -d labs/[0-9][0-9]-*/ | tr '\n' ' ')" \
+  lab_folders=$(python3 scripts/labs/lab_manifests.py names | sed 's|.*|labs/&/|' | tr '\n' ' ')
+  KIT_DOCS_DIR="$out" KIT_DOCS_EXTRA="$lab_folders" \
     KIT_DOCS_HAVE_DOT=$have_dot KIT_DOCS_JOBS=$jobs doxygen Doxyfile
   echo "docs: API reference in $out/html/index.html"
 else

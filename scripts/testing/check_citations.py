@@ -20,9 +20,19 @@ precision). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
 no figure is copied by hand: a re-run that changes a result fails this check until the
 handout is updated, and the reader can click through to the source. Also fails on a
-"Measured on" section that quotes no result at all. Exit status 1 on any mismatch.
+"Measured on" section that quotes no result at all.
+
+It also fails on a results folder or file that nothing cites, so bench/results keeps only
+what is read. The citers are the handouts, every README.md, the Makefiles, and the files
+under scripts/, jobs/, bench/ and labs/ (a lab's data file names the run it came from). A
+folder is cited where its name appears; a file where its path under bench/results appears
+(a * in the path matches as in a shell), or where its name (or a pattern like
+`ncu_*_csr-merge.csv`) appears in the same Markdown section as its folder's name. Each cited
+folder keeps its command.txt, which says how every file beside it was made. Exit status 1
+on any problem.
 """
 import csv
+import fnmatch
 import os
 import re
 import sys
@@ -108,6 +118,88 @@ def check_handout(root, path):
     return problems, len(LINK.findall(text))
 
 
+RESULTS = os.path.join("bench", "results")
+RUN_NAME = r"[a-z]+\d*-\d{4}-\d\d-\d\d[a-z]?"  # <gpu>-<date>, a letter for a later run that day
+CITED_PATH = re.compile(r"results/(" + RUN_NAME + r")(?:/([\w./*-]*[\w*]))?")
+FILE_NAME = re.compile(r"(?<![\w/.*-])([\w*-][\w.*-]*\.(?:csv|txt|md|log|json))")
+CITER_DIRS = ["handouts", "jobs", "scripts", "bench", "labs"]
+CITER_NAMES = ("README.md", "Makefile")
+KEPT_WITHOUT_CITE = {"command.txt"}  # every run's provenance: the command, the commit, the GPU
+
+
+def results_files(root):
+    """{run: [path relative to the run folder]} for every folder under bench/results."""
+    base = os.path.join(root, RESULTS)
+    runs = {}
+    for run in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+        if os.path.isdir(os.path.join(base, run)):
+            runs[run] = sorted(
+                os.path.relpath(os.path.join(d, f), os.path.join(base, run))
+                for d, _, names in os.walk(os.path.join(base, run)) for f in names
+                if not f.endswith(".png"))  # make bench-plot's output, ignored by git
+    return runs
+
+
+def citers(root):
+    """The files whose text may cite a result: see the module's docstring."""
+    skip = {os.path.normpath(os.path.join(root, RESULTS)), os.path.normpath(os.path.abspath(__file__))}
+    for d, dirs, names in os.walk(root):
+        dirs[:] = sorted(n for n in dirs if not n.startswith((".", "build"))
+                         and os.path.normpath(os.path.join(d, n)) not in skip)
+        top = os.path.relpath(d, root).split(os.sep)[0]
+        for n in sorted(names):
+            p = os.path.join(d, n)
+            if os.path.normpath(os.path.abspath(p)) in skip:
+                continue
+            if top in CITER_DIRS or n in CITER_NAMES or n.endswith(".mk"):
+                yield p
+
+
+def sections(path, text):
+    """A Markdown file's sections (a name cites a file of the runs its section names); else the whole text."""
+    return re.split(r"^(?=#+ )", text, flags=re.M) if path.endswith(".md") else [text]
+
+
+def cites_in(text, runs, cited_runs, cited_files):
+    for m in CITED_PATH.finditer(text):
+        run, pattern = m.groups()
+        if run in runs:
+            cited_runs.add(run)
+            if pattern:
+                cited_files.update((run, f) for f in runs[run]
+                                   if fnmatch.fnmatch(f, pattern) or f.startswith(pattern.rstrip("/") + "/"))
+    named_runs = [r for r in runs if re.search(r"(?<![\w-])" + re.escape(r) + r"(?![\w-])", text)]
+    names = set(FILE_NAME.findall(text))
+    for run in named_runs:
+        cited_runs.add(run)
+        cited_files.update((run, f) for f in runs[run] if any(fnmatch.fnmatch(os.path.basename(f), n) for n in names))
+
+
+def check_results(root):
+    """Problems for every results folder and file that nothing cites."""
+    runs = results_files(root)
+    cited_runs, cited_files = set(), set()
+    for path in citers(root):
+        try:
+            text = open(path, encoding="utf-8").read()
+        except (UnicodeDecodeError, OSError):
+            continue  # not text: cites nothing
+        for section in sections(path, text):
+            cites_in(section, runs, cited_runs, cited_files)
+    problems = []
+    for run, files in runs.items():
+        where = f"{RESULTS}/{run}"
+        if run not in cited_runs:
+            problems.append(f"{where}/: no handout, README, script, Makefile or job cites this run; "
+                            f"delete the folder, or cite it where its figures are used")
+            continue
+        for f in files:
+            if (run, f) not in cited_files and f not in KEPT_WITHOUT_CITE:
+                problems.append(f"{where}/{f}: nothing cites this file; delete it, or cite it "
+                                f"(as results/{run}/{f}, or by name beside '{run}') where its figures are used")
+    return problems, sum(len(f) for f in runs.values())
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     folder = os.path.join(root, "handouts")
@@ -117,12 +209,17 @@ def main():
             p, n = check_handout(root, os.path.join(folder, name))
             problems += p
             cited += n
-    for p in problems:
+    uncited, kept = check_results(root)
+    for p in problems + uncited:
         print(p, file=sys.stderr)
     if problems:
         print(f"check-citations: {len(problems)} problem(s) in the handouts' measured figures", file=sys.stderr)
+    if uncited:
+        print(f"check-citations: {len(uncited)} results folder(s) or file(s) nothing cites", file=sys.stderr)
+    if problems or uncited:
         return 1
-    print(f"check-citations: {cited} measured figures in the handouts match the committed results")
+    print(f"check-citations: {cited} measured figures in the handouts match the committed results; "
+          f"all {kept} files under {RESULTS} are cited")
     return 0
 
 

@@ -24,9 +24,11 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "labs"))
+from lab_manifests import LAB_NAME as LAB  # noqa: E402
+
 SOURCE_SUFFIXES = (".cpp", ".hpp", ".cu", ".cuh", ".cl", ".h")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
-LAB = re.compile(r"^\d\d-[A-Za-z0-9_-]+$")
 
 
 def allowed_folders(path):

@@ -6,6 +6,7 @@
 # without kit::testing::observe (tests/support/observe.hpp), so the judge ran the starter.
 #   check_judge.sh BUILD_DIR LOG_DIR LAB...
 set -u
+. "$(dirname "$0")/kit_summary.sh"
 build=$1 logdir=$2; shift 2
 mkdir -p "$logdir"
 bad=0
@@ -18,14 +19,15 @@ for lab in "$@"; do
     rec=$logdir/$name.rec
     "$ref" --gtest_color=no --kit-record="$rec" >"$logdir/$name.record.log" 2>&1
     "$judge" --gtest_color=no --kit-replay="$rec" >"$logdir/$name.judge.log" 2>&1
-    line=$(grep '^KIT-SUMMARY' "$logdir/$name.judge.log" | tail -1)
-    if [ -z "$line" ]; then echo "check-judge: the judge $name crashed (see $logdir/$name.judge.log)"; bad=1; continue; fi
-    f=$(sed -E 's/.*failed=([0-9]+).*/\1/' <<<"$line")
+    if ! kit_summary "$logdir/$name.judge.log"; then
+      echo "check-judge: the judge $name crashed (see $logdir/$name.judge.log)"; bad=1; continue
+    fi
+    f=$summary_failed
     if [ "$f" != 0 ]; then
       echo "check-judge: $name: $f test(s) fail in the judge on the reference's record:"
       grep -E '^\[  FAILED  \]' "$logdir/$name.judge.log" | sort -u | sed 's/^/    /'; bad=1
     fi
-    echo "check-judge: $name: ${line#KIT-SUMMARY }"
+    echo "check-judge: $name: $summary"
   done
 done
 [ "$bad" = 0 ] && echo "check-judge: OK, the judge gives the reference every test it runs"

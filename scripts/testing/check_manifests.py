@@ -8,29 +8,22 @@ binaries contain has an entry with points, and every entry names a test that exi
 test's step is one of the lab's steps. A test without points could never be graded; a
 manifest entry without a test would be points nobody can earn.
 """
-import json
 import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "labs"))
+from lab_manifests import listed_tests, manifest_path, points_allowed, read_manifest  # noqa: E402
 
-def listed_tests(binary):
-    out = subprocess.run([binary, "--gtest_list_tests"], capture_output=True, text=True, check=True).stdout
-    tests, suite = set(), None
-    for line in out.splitlines():
-        if not line.strip() or line.startswith("Skipped") or line.startswith("KIT-SUMMARY"):
-            continue
-        if not line.startswith(" "):
-            suite = line.split("#")[0].strip()
-        else:
-            tests.add(suite + line.split("#")[0].strip())
-    return tests
+
+def binary_tests(binary):
+    return listed_tests(subprocess.run([binary, "--gtest_list_tests"], capture_output=True, text=True,
+                                       check=True).stdout)
 
 
 def check(bin_dir, lab):
     problems = []
-    with open(os.path.join("labs", lab, "manifest.json"), encoding="utf-8") as f:
-        m = json.load(f)
+    m = read_manifest(manifest_path(".", lab))
     if m.get("lab") != lab:
         problems.append(f"'lab' is {m.get('lab')!r}, expected {lab!r}")
     # The student edition (make dist-student) has no reference/ and no tests/hidden/.
@@ -46,7 +39,7 @@ def check(bin_dir, lab):
         binary = os.path.join(bin_dir, f"test_{lab}{suffix}")
         if not os.path.exists(binary):
             continue
-        for name in listed_tests(binary):
+        for name in binary_tests(binary):
             built.add(name)
             entry = entries.get(name)
             if entry is None:
@@ -58,7 +51,7 @@ def check(bin_dir, lab):
             problems.append(f"manifest entry {name} matches no test")
         if t["step"] not in steps:
             problems.append(f"test {name}: step {t['step']} is not a step of the lab")
-        if t["points"] < 0 or (t["points"] == 0 and not t.get("gates")):
+        if not points_allowed(t["points"], t.get("gates")):
             problems.append(f"test {name}: points must be positive (0 only for a gate)")
         if t.get("gates") and not (t.get("gpu") and t.get("hidden")):
             problems.append(f"test {name}: a gate is a hidden GPU test")

@@ -6,6 +6,7 @@
 #   N passed, N failed, N skipped
 # Exit status 1 if anything failed.
 set -u
+. "$(dirname "$0")/kit_summary.sh"
 logdir=$1; shift
 mkdir -p "$logdir"
 passed=0; failed=0; skipped=0; broken=(); logs=()
@@ -15,15 +16,12 @@ for bin in "$@"; do
   logs+=("$log")
   "$bin" --gtest_color=no >"$log" 2>&1
   status=$?
-  line=$(grep '^KIT-SUMMARY' "$log" | tail -1)
-  if [ -z "$line" ]; then
+  if ! kit_summary "$log"; then
     broken+=("$name (exit status $status, no summary: it crashed or was killed; see $log)")
     failed=$((failed + 1))
     continue
   fi
-  p=$(sed -E 's/.*passed=([0-9]+).*/\1/' <<<"$line")
-  f=$(sed -E 's/.*failed=([0-9]+).*/\1/' <<<"$line")
-  s=$(sed -E 's/.*skipped=([0-9]+).*/\1/' <<<"$line")
+  p=$summary_passed f=$summary_failed s=$summary_skipped
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
   printf '%-28s %4s passed %4s failed %4s skipped\n' "$name" "$p" "$f" "$s"
   # show each failure with its message (file:line and the step-named explanation)

@@ -6,7 +6,7 @@
 namespace kit::cuda {
 namespace kernel {
 
-/// Each thread computes one product vals[k] * x[col[k]] and adds it to y[row[k]] atomically.
+/// Each thread computes one product vals[k] * x[col_idx[k]] and adds it to y[row_idx[k]] atomically.
 template <class T>
 __global__ void coo_atomic(CooView<T> A, const T* __restrict__ x, T* y) {
     // TODO(01-coo step 2): one thread per entry k; atomicAdd its product into y[row_idx[k]]

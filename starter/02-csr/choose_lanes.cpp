@@ -1,4 +1,4 @@
-// Lab 02, step 3 (host part): how many threads share a row in the adaptive kernel.
+// Lab 02, step 3 (host part): how many threads share a row in the csr-lanes kernel.
 #include "csr_kernels.hpp"
 #include "core/kit_error.hpp"
 

@@ -8,7 +8,7 @@ namespace kit::cpu {
 
 template <class T>
 void dia_spmv(DiaView<T> A, const T* x, T* y) {
-    // TODO(03-dia step 1): for each diagonal d, rows r with 0 <= r + offsets[d] < cols: y[r] += data[d*pitch + r] * x[r + offsets[d]]
+    // TODO(03-dia step 1): per diagonal d, rows r whose column r + offsets[d] is in [0, cols)
     kit::todo("03-dia", 1, "cpu::dia_spmv");
 }
 

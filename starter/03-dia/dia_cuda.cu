@@ -7,11 +7,11 @@ namespace kit::cuda {
 namespace kernel {
 
 /// Each thread computes y[row] += A[row,:] * x for one row. At diagonal d, thread `row`
-/// reads data[d * pitch + row]: the 32 threads of a warp read 32 consecutive slots, and
+/// reads vals[d * pitch + row]: the 32 threads of a warp read 32 consecutive slots, and
 /// since the pitch is a multiple of 32 every diagonal starts on an aligned address.
 template <class T>
 __global__ void dia_naive(DiaView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(03-dia step 2): row = global thread index; loop over diagonals; col = row + offsets[d]; skip col outside [0, cols)
+    // TODO(03-dia step 2): one thread per row; loop over diagonals; skip columns outside [0, cols)
 }
 
 /// Each thread computes one row, as in dia_naive, but every thread of the block needs the
@@ -20,7 +20,7 @@ __global__ void dia_naive(DiaView<T> A, const T* __restrict__ x, T* __restrict__
 /// Threads past the last row still take part in the copies and barriers (no early return).
 template <class T>
 __global__ void dia_shared(DiaView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(03-dia step 3): loop over chunks of kDiaOffsetChunk diagonals: __syncthreads, copy the chunk's offsets to shared memory, __syncthreads, then use them
+    // TODO(03-dia step 3): chunks of kDiaOffsetChunk offsets staged in shared memory between barriers
 }
 
 }  // namespace kernel

@@ -6,13 +6,13 @@ namespace kit::cpu {
 
 template <class T>
 void ell_spmv(EllView<T> A, const T* x, T* y) {
-    // TODO(04-ell step 1): for each row r and slot k < width: c = col_idx[k*pitch + r]; if c >= 0, add vals[k*pitch + r] * x[c]
+    // TODO(04-ell step 1): per row r and slot k < width: skip col_idx < 0, add vals * x[col]
     kit::todo("04-ell", 1, "cpu::ell_spmv");
 }
 
 template <class T>
 void hyb_spmv(HybView<T> A, const T* x, T* y) {
-    // TODO(04-ell step 3): ell_spmv on A.ell, then for every COO entry k add vals[k] * x[col_idx[k]] to y[row_idx[k]]
+    // TODO(04-ell step 3): ell_spmv on A.ell, then add every entry of the COO part
     kit::todo("04-ell", 3, "cpu::hyb_spmv");
 }
 

@@ -15,11 +15,11 @@ namespace kernel {
 /// 56% to 68% of the copy bandwidth in float, and from 74% to 83% in double.
 template <class T>
 __global__ void ell_rows(EllView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(04-ell step 2): row = global thread index; loop k < width over col_idx/vals[k*pitch + row]; skip negative columns
+    // TODO(04-ell step 2): one thread per row; slots k < width at k*pitch + row; skip columns < 0
 }
 
-/// Each thread takes one entry k of HYB's COO part and adds vals[k] * x[col[k]] to
-/// y[row[k]] with atomicAdd: several entries of a long row land on the same y[row].
+/// Each thread takes one entry k of HYB's COO part and adds vals[k] * x[col_idx[k]] to
+/// y[row_idx[k]] with atomicAdd: several entries of a long row land on the same y[row].
 template <class T>
 __global__ void coo_part(CooView<T> A, const T* __restrict__ x, T* y) {
     // TODO(04-ell step 3): one thread per entry k < nnz; atomicAdd its product into y[row_idx[k]]
@@ -35,7 +35,7 @@ void ell_spmv(EllView<T> A, const T* x, T* y) {
 
 template <class T>
 void hyb_spmv(HybView<T> A, const T* x, T* y) {
-    // TODO(04-ell step 3): the ELL kernel on A.ell, then coo_part with one thread per COO entry (none if the COO part is empty)
+    // TODO(04-ell step 3): the ELL kernel, then coo_part, one thread per COO entry (none if empty)
     kit::todo("04-ell", 3, "cuda::hyb_spmv launches");
 }
 

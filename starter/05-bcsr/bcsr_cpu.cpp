@@ -6,7 +6,7 @@ namespace kit::cpu {
 
 template <class T>
 void bcsr_spmv(BcsrView<T> A, const T* x, T* y) {
-    // TODO(05-bcsr step 1): for each block row, multiply each block (r*c values from vals[k*r*c]) by x[col[k] .. col[k]+c-1]; skip rows >= rows and columns >= cols
+    // TODO(05-bcsr step 1): each block (r*c values) times x[col .. col+c-1], clipped at rows and cols
     kit::todo("05-bcsr", 1, "cpu::bcsr_spmv");
 }
 

@@ -13,31 +13,31 @@ constexpr int kThreads = 256;  ///< threads per CUDA block: a multiple of 32, so
 /// thread has the same small amount of work whatever the row lengths.
 template <class T, int R, int C>
 __global__ void bcsr_block_products(BcsrView<T> A, const T* __restrict__ x, T* __restrict__ partial) {
-    // TODO(05-bcsr step 2): k = global thread; guard k < blocks; read the C values of x at col[k] (only those < cols); R sums of C products each
+    // TODO(05-bcsr step 2): one thread per block; R sums of C products, x read only below cols
 }
 
 /// GOSpMV kernel 2: each thread owns one row. Row `row` is row i = row % R of block row
 /// row / R, so its partial sums are partial[k*R + i] for the blocks k of that block row.
 template <class T, int R>
 __global__ void bcsr_row_sums(BcsrView<T> A, const T* __restrict__ partial, T* __restrict__ y) {
-    // TODO(05-bcsr step 2): row = global thread; guard row < rows; add partial[k*R + row%R] over the blocks of block row row/R into y[row]
+    // TODO(05-bcsr step 2): one thread per row: add its partials over the blocks of its block row
 }
 
-/// Fused kernel: warp w owns block row w. Lane l takes blocks ptr[w]+l, ptr[w]+l+32, ...,
+/// Fused kernel: warp w owns block row w. Lane l takes blocks row_ptr[w]+l, row_ptr[w]+l+32, ...,
 /// reads each block's C values of x once and keeps R running sums in registers. A butterfly
 /// of shuffles then leaves the warp's R totals in every lane, and lane i < R writes row
 /// w*R+i, so the R writes are consecutive. Warps past the last block row run the shuffles
 /// with zero sums: no lane may leave before a full-warp shuffle.
 template <class T, int R, int C>
 __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(05-bcsr step 3): block row = global thread / 32; lanes stride its blocks by 32; R register sums; __shfl_xor_sync butterfly; lane i < R writes row block_row*R + i
+    // TODO(05-bcsr step 3): a warp per block row; lanes stride its blocks; R sums; xor-shuffle reduction
 }
 
 }  // namespace kernel
 
 template <class T>
 void bcsr_two_kernel_spmv(BcsrView<T> A, const T* x, T* y, T* partial) {
-    // TODO(05-bcsr step 2): with_block_shape(A.r, A.c, ...): launch bcsr_block_products over the blocks, then bcsr_row_sums over the rows
+    // TODO(05-bcsr step 2): with_block_shape: bcsr_block_products, then bcsr_row_sums
     kit::todo("05-bcsr", 2, "cuda::bcsr_two_kernel_spmv launches");
 }
 

@@ -8,13 +8,13 @@
 namespace kit::bcsr {
 
 double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, int r, int c, double sigma) {
-    // TODO(05-bcsr step 4): for each block row kept by in_sample(ib, sigma), count its entries and its distinct block columns col/c; f = r*c*blocks / entries; if no entry was sampled, use sigma = 1
+    // TODO(05-bcsr step 4): fill of the sampled block rows: r*c*blocks / entries (sigma = 1 if none)
     kit::todo("05-bcsr", 4, "estimate_fill");
 }
 
 TunerChoice choose_block(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
                          double sigma) {
-    // TODO(05-bcsr step 5): for r, c in 1..4: fill = estimate_fill, stored = fill*nnz, entry = profile.nearest(variant, p, r, c, stored) (skip if null), structure = structure_factor(A, row_ptr, profile, variant, p, r, c, sigma), estimate = gflops / fill * structure; keep the first largest; throw kit::Error first if !profile.covers(variant, p)
+    // TODO(05-bcsr step 5): for r, c in 1..4, estimate = gflops / fill * structure; keep the first best
     kit::todo("05-bcsr", 5, "choose_block");
 }
 

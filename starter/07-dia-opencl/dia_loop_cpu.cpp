@@ -6,7 +6,7 @@ namespace kit::cpu {
 
 template <class T>
 void dia_loop_spmv(DiaView<T> A, const T* x, T* y) {
-    // TODO(07-dia-opencl step 0): for each row, for each diagonal d: col = row + offsets[d]; if 0 <= col < cols add data[d * pitch + row] * x[col]; then y[row] += sum
+    // TODO(07-dia-opencl step 0): for each row, each diagonal d whose column row + offsets[d] is in range
     kit::todo("07-dia-opencl", 0, "cpu::dia_loop_spmv");
 }
 

@@ -12,5 +12,5 @@
 __kernel void dia_aligned(const int rows, const int cols, const int diags, const int pitch,
                           __global const int* offsets, __global const REAL* A, __global const REAL* x,
                           __global REAL* y) {
-    // TODO(07-dia-opencl step 2): as step 1, but walk a pointer a = A + row that advances by pitch per diagonal
+    // TODO(07-dia-opencl step 2): as step 1, with a pointer a = A + row advancing by pitch per diagonal
 }

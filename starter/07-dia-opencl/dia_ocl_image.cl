@@ -18,7 +18,7 @@ int2 pixel_xy(const int p, const int log2_width, const int width_mask) {
 /// lies in pixel floor(col / 4) alone when col % 4 == 0, and otherwise straddles that pixel
 /// and the next: 1, 2 or 3 of its values come from the first, the rest from the second.
 float4 x_quad_image(__read_only image2d_t x, const int col, const int log2_width, const int width_mask) {
-    // TODO(07-dia-opencl step 5): shift = col & 3; p = (col - shift) / 4; read pixel p (and p + 1 unless shift == 0); assemble the quad with swizzles for shifts 0, 1, 2, 3
+    // TODO(07-dia-opencl step 5): shift = col & 3; read pixel (col - shift) / 4 and the next; swizzle
     return (float4)(0.0f);
 }
 
@@ -33,5 +33,5 @@ void add_quad(__global float* y, const int row, const int rows, const float4 v) 
 __kernel void dia_image(const int rows, const int diags, const int pitch, __global const int* offsets,
                         __global const float* A, __read_only image2d_t x, const int log2_width,
                         const int width_mask, __global float* y) {
-    // TODO(07-dia-opencl step 5): step 4's kernel with x_quad_image(x, row + offset, log2_width, width_mask) in place of x_quad
+    // TODO(07-dia-opencl step 5): step 4's kernel with x_quad_image in place of x_quad
 }

@@ -10,14 +10,14 @@
 /// Inside the matrix one unaligned vload4 reads all four; only quads that straddle the
 /// first or last column (the matrix borders) take the element-by-element path.
 REAL4 x_quad(__global const REAL* x, const int col, const int cols) {
-    // TODO(07-dia-opencl step 4): if 0 <= col and col + 3 < cols, vload4(0, x + col); otherwise each of the four elements separately, 0 when out of range
+    // TODO(07-dia-opencl step 4): vload4 when col .. col + 3 are in [0, cols), else element by element
     return (REAL4)(0);
 }
 
 /// y[row..row+3] += v for the rows that exist: the last group may hold 1 to 3 rows when
 /// rows is not a multiple of 4, and y has no padding to absorb a full vstore4.
 void add_quad(__global REAL* y, const int row, const int rows, const REAL4 v) {
-    // TODO(07-dia-opencl step 4): a full group does vload4 + vstore4; a partial last group adds its 1 to 3 rows one by one
+    // TODO(07-dia-opencl step 4): vload4 + vstore4 for a full group; a partial one row by row
 }
 
 /// Each work-item computes rows 4g..4g+3 (g = get_global_id(0)) as one REAL4: per
@@ -28,5 +28,5 @@ void add_quad(__global REAL* y, const int row, const int rows, const REAL4 v) {
 __kernel void dia_vec4(const int rows, const int cols, const int diags, const int pitch,
                        __global const int* offsets, __global const REAL* A, __global const REAL* x,
                        __global REAL* y) {
-    // TODO(07-dia-opencl step 4): row = 4 * get_global_id(0); step 3's chunked offsets; per diagonal sum += (REAL4 matrix values) * x_quad(x, row + offset, cols); then add_quad
+    // TODO(07-dia-opencl step 4): 4 rows a work-item; step 3's chunks; REAL4 values * x_quad; add_quad
 }

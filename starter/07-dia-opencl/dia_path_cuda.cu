@@ -81,7 +81,7 @@ struct TextureX {
 /// branch; only row groups at the matrix borders take the element-by-element one.
 template <class T, class X>
 __device__ inline Quad<T> x_quad(const X& x, index_t col) {
-    // TODO(07-dia-opencl step 4): if the whole quad is inside [0, cols) read the four values; otherwise read each one that exists, 0 for the others
+    // TODO(07-dia-opencl step 4): the whole quad when inside [0, cols), else each value that exists, 0 else
     return Quad<T>{};
 }
 
@@ -90,7 +90,7 @@ __device__ inline Quad<T> x_quad(const X& x, index_t col) {
 /// offsets in shared memory at a time, so any number of diagonals works.
 template <class T, class X>
 __global__ void dia_rows4(DiaView<T> A, X x, T* __restrict__ y) {
-    // TODO(07-dia-opencl step 4): row = 4 * global thread; chunked offsets in __shared__ memory with __syncthreads (no early return); sum[i] += matrix quad * x quad; full groups add_quad, a partial last group row by row
+    // TODO(07-dia-opencl step 4): 4 rows a thread; chunked offsets in __shared__; quads of A times x quads
 }
 
 /// Launches dia_rows4 with one thread per group of four rows; needs pitch % 4 == 0.
@@ -123,7 +123,7 @@ void dia_texture_spmv(DiaView<float> A, const XTexture& x, float* y) {
 static_assert(sizeof(cudaTextureObject_t) == sizeof(unsigned long long), "XTexture stores the handle as an integer");
 
 XTexture::XTexture(const float* x, index_t n) {
-    // TODO(07-dia-opencl step 5): a linear cudaResourceDesc over x (n floats, at least 1) read as elements; check n against cudaDeviceGetTexture1DLinearMaxWidth and x against the texture alignment; cudaCreateTextureObject
+    // TODO(07-dia-opencl step 5): a linear texture object over x (n floats), its limits checked first
     kit::todo("07-dia-opencl", 5, "cuda::XTexture");
 }
 

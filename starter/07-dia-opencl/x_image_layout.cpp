@@ -6,7 +6,7 @@
 namespace kit::dia_path {
 
 XImageLayout plan_x_image(index_t cols, const ImageLimits& limits) {
-    // TODO(07-dia-opencl step 5): refuse (BackendUnavailable) without image support; pixels = max(1, ceil(cols / 4)); smallest power-of-two width w with w * w >= pixels, capped at max_width; height = ceil(pixels / w); refuse if height > max_height
+    // TODO(07-dia-opencl step 5): narrowest power-of-two width w with w * w >= pixels; refuse what cannot fit
     kit::todo("07-dia-opencl", 5, "dia_path::plan_x_image");
 }
 

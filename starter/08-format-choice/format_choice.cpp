@@ -35,6 +35,65 @@ count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const Stora
     kit::todo("08-format-choice", 2, "predicted_bytes");
 }
 
+namespace {
+
+// Step 3's terms, one function each, in the order predict_kernel adds them up (the handout's
+// "Time" tables give each term's formula).
+
+/// The bytes one lane loads per step of the kernel's loop.
+double lane_bytes_of(const std::string& variant, ModelFormat format, double vb) {
+    // TODO(08-format-choice step 3): dia-naive one value, dia-vec4 and dense four, COO value + 2 indices, else value + index
+    kit::todo("08-format-choice", 3, "predict_kernel: lane bytes");
+}
+
+/// The rate the kernel streams its bytes at, GB/s.
+double stream_rate(const std::string& variant, ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in,
+                   double lane_bytes, const DeviceParams& p) {
+    // TODO(08-format-choice step 3): min(bandwidth, narrow rate, coo_gbs for COO, occupancy_gbs for row-walking threads)
+    kit::todo("08-format-choice", 3, "predict_kernel: stream rate");
+}
+
+/// DS and the memory terms: DDT, AM, the x gathers and csr-scalar's sectors.
+void memory_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes,
+                  const DeviceParams& p) {
+    // TODO(08-format-choice step 3): DS = predicted_bytes; DDT and AM = ceil(DS/RW) at stream rate/RW; gathers; sectors
+    kit::todo("08-format-choice", 3, "predict_kernel: memory terms");
+}
+
+/// The atomics' time: coo-atomic's and HYB's COO part.
+double atomic_ms(const std::string& variant, const RowLengthPmf& pmf, const StorageInputs& in, double vb,
+                 const DeviceParams& p) {
+    // TODO(08-format-choice step 3): min(E(X), W) lanes queued per atomic, or atomic_line_ms if longer; 0 without atomics
+    kit::todo("08-format-choice", 3, "predict_kernel: atomics");
+}
+
+/// CTC_m and CTC_a: the multiplications and the additions on the GPU's lanes.
+void compute_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes,
+                   const DeviceParams& p) {
+    // TODO(08-format-choice step 3): products / (C x F_S); CTC_a = CTC_m, but csr-vector's warp sums ceil(E(X)/W) per row
+    kit::todo("08-format-choice", 3, "predict_kernel: compute terms");
+}
+
+/// The longest chain of dependent steps, and the launches.
+void serial_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in, const DeviceParams& p) {
+    // TODO(08-format-choice step 3): a thread's, a warp's or the atomics' walk along the longest row; HYB's two launches
+    kit::todo("08-format-choice", 3, "predict_kernel: chain and launches");
+}
+
+/// One SpMV's time from its terms.
+double total_ms(const KernelPrediction& k) {
+    // TODO(08-format-choice step 3): launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a
+    kit::todo("08-format-choice", 3, "predict_kernel: total");
+}
+
+/// Marks the prediction infeasible where the kit's container would refuse the conversion.
+void check_feasible(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInputs& in) {
+    // TODO(08-format-choice step 3): ELL and DIA refuse unless padding_accepted; dense as dense_refusal says
+    kit::todo("08-format-choice", 3, "predict_kernel: feasibility");
+}
+
+}  // namespace
+
 KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& pmf, const StorageInputs& in,
                                 count_t value_bytes, const DeviceParams& p) {
     KernelPrediction k;
@@ -46,8 +105,15 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
     else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
     else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
     else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
-    // TODO(08-format-choice step 3): DS = predicted_bytes; the stream rate from the lane bytes, for kernels whose threads walk rows occupancy_gbs with the loads of unrolled_rounds in flight, for COO coo_gbs; AM = ceil(DS/RW) transactions at CR = stream rate/RW; gathers, sectors, atomics (the larger of the lane queue and atomic_line_ms), CTC_m, CTC_a, the chain of each kernel and launches as in the handout's tables; total = launches + max(AM + gathers, sectors, atomics, serial) + CTC_m + CTC_a
-    kit::todo("08-format-choice", 3, "predict_kernel");
+    const double vb = static_cast<double>(value_bytes);
+    k.stream_gbs = stream_rate(variant, k.format, pmf, in, lane_bytes_of(variant, k.format, vb), p);
+    memory_terms(k, pmf, in, value_bytes, p);
+    k.atomic_ms = atomic_ms(variant, pmf, in, vb, p);
+    compute_terms(k, pmf, in, value_bytes, p);
+    serial_terms(k, pmf, in, p);
+    k.total_ms = total_ms(k);
+    check_feasible(k, pmf, in);
+    return k;
 }
 
 std::size_t pick_fastest(const std::vector<KernelPrediction>& kernels) {

@@ -6,7 +6,7 @@ namespace kit::cpu {
 
 template <class T>
 void gemv(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
-    // TODO(09-gemv step 1): y[i] = alpha * (dot of row i, or column i if transposed, with x) + beta * y[i]; skip reading y when beta == 0
+    // TODO(09-gemv step 1): y[i] = alpha * (row or column i) . x + beta * y[i]; y unread if beta == 0
     kit::todo("09-gemv", 1, "cpu::gemv");
 }
 

@@ -8,22 +8,136 @@
 #include "test_support.hpp"
 
 using kit::Backend;
+using kit::Comparison;
 using namespace kit::testing;
 
 KIT_OBSERVABLE(kit::MergeCoord, row, nz)
 
-KIT_SPMV_TEST(Step1_CsrScalarCuda, Example4x4, "csr-scalar", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step1_CsrScalarCuda, Rdb450, "csr-scalar", Backend::cuda, rdb450_problem(), false)
-KIT_SPMV_TEST(Step1_CsrVectorCuda, Example4x4, "csr-vector", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step1_CsrVectorCuda, Rdb450, "csr-vector", Backend::cuda, rdb450_problem(), false)
-KIT_SPMV_TEST(Step2_CsrScalarOpenCL, Example4x4, "csr-scalar", Backend::opencl, example4x4_problem(), true)
-KIT_SPMV_TEST(Step2_CsrScalarOpenCL, Rdb450, "csr-scalar", Backend::opencl, rdb450_problem(), false)
-KIT_SPMV_TEST(Step3_CsrLanesCuda, Example4x4, "csr-lanes", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step3_CsrLanesCuda, Rdb450, "csr-lanes", Backend::cuda, rdb450_problem(), false)
-KIT_SPMV_TEST(Step4_CsrMergeCpu, Example4x4, "csr-merge", Backend::cpu, example4x4_problem(), true)
-KIT_SPMV_TEST(Step4_CsrMergeCpu, Rdb450, "csr-merge", Backend::cpu, rdb450_problem(), false)
-KIT_SPMV_TEST(Step4_CsrMergeCuda, Example4x4, "csr-merge", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step4_CsrMergeCuda, Rdb450, "csr-merge", Backend::cuda, rdb450_problem(), false)
+KIT_PRECISION_SUITE(Step1_CsrScalarCuda);
+
+TYPED_TEST(Step1_CsrScalarCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr-scalar", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step1_CsrScalarCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr-scalar", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step1_CsrVectorCuda);
+
+TYPED_TEST(Step1_CsrVectorCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr-vector", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step1_CsrVectorCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr-vector", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step2_CsrScalarOpenCL);
+
+TYPED_TEST(Step2_CsrScalarOpenCL, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr-scalar", Backend::opencl, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_CsrScalarOpenCL, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr-scalar", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step3_CsrLanesCuda);
+
+TYPED_TEST(Step3_CsrLanesCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("csr-lanes", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_CsrLanesCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("csr-lanes", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step4_CsrMergeCpu);
+
+TYPED_TEST(Step4_CsrMergeCpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("csr-merge", Backend::cpu, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_CsrMergeCpu, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("csr-merge", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step4_CsrMergeCuda);
+
+TYPED_TEST(Step4_CsrMergeCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("csr-merge", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_CsrMergeCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("csr-merge", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
 
 TEST(Step3_ChooseLanes, FollowsMeanRowLength) {
     const auto lanes = [](double mean) { return observe([&] { return kit::choose_lanes(mean); }); };

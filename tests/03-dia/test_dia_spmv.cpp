@@ -5,6 +5,7 @@
 #include "test_support.hpp"
 
 using kit::Backend;
+using kit::Comparison;
 using namespace kit::testing;
 
 namespace {
@@ -19,19 +20,75 @@ Problem many_diagonals_problem() {
 
 }  // namespace
 
-KIT_SPMV_TEST(Step1_DiaCpu, Example4x4, "dia", Backend::cpu, example4x4_problem(), true)
-KIT_SPMV_TEST(Step1_DiaCpu, Rdb450, "dia", Backend::cpu, rdb450_problem(), false)
-KIT_SPMV_TEST(Step2_DiaNaiveCuda, Example4x4, "dia-naive", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step2_DiaNaiveCuda, Rdb450, "dia-naive", Backend::cuda, rdb450_problem(), false)
-KIT_SPMV_TEST(Step3_DiaSharedCuda, Example4x4, "dia-shared", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step3_DiaSharedCuda, Rdb450, "dia-shared", Backend::cuda, rdb450_problem(), false)
+KIT_PRECISION_SUITE(Step1_DiaCpu);
 
-TEST(Step3_DiaSharedCuda, MoreDiagonalsThanTwoChunks) {
+TYPED_TEST(Step1_DiaCpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("dia", Backend::cpu, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step1_DiaCpu, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("dia", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step2_DiaNaiveCuda);
+
+TYPED_TEST(Step2_DiaNaiveCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("dia-naive", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_DiaNaiveCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("dia-naive", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step3_DiaSharedCuda);
+
+TYPED_TEST(Step3_DiaSharedCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_DiaSharedCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_DiaSharedCuda, MoreDiagonalsThanTwoChunks) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = many_diagonals_problem();
     // The test's own premise: without it, a kernel limited to one chunk would pass.
     ASSERT_GT(kit::Dia<double>::from_coo(problem.A).diagonals(), 2 * kit::kDiaOffsetChunk);
 
-    for (auto p : {kit::Precision::f32, kit::Precision::f64})
-        EXPECT_TRUE(matches_oracle("dia-shared", Backend::cuda, p, problem));
+    const OracleRun run = run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
 }

@@ -6,6 +6,7 @@
 #include "test_support.hpp"
 
 using kit::Backend;
+using kit::Comparison;
 using namespace kit::testing;
 
 namespace {
@@ -18,34 +19,107 @@ Problem one_dense_row_problem() { return random_vectors(kit::generate_dense_rows
 void expect_both_hyb_parts(const kit::CooMatrix& A) {
     EXPECT_THROW(kit::Ell<double>::from_coo(A), kit::ConversionRefused);
     const auto hyb = kit::Hyb<double>::from_coo(A);
-    EXPECT_GT(hyb.ell.nnz, 0);
+    EXPECT_GT(hyb.ell.nnz(), 0);
     EXPECT_GT(hyb.coo.vals.size(), 0u);
 }
 
 }  // namespace
 
-KIT_SPMV_TEST(Step1_EllCpu, Example4x4, "ell", Backend::cpu, example4x4_problem(), true)
-KIT_SPMV_TEST(Step1_EllCpu, Rdb450, "ell", Backend::cpu, rdb450_problem(), false)
-KIT_SPMV_TEST(Step2_EllCuda, Example4x4, "ell", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step2_EllCuda, Rdb450, "ell", Backend::cuda, rdb450_problem(), false)
-KIT_SPMV_TEST(Step3_HybCpu, Example4x4, "hyb", Backend::cpu, example4x4_problem(), true)
-KIT_SPMV_TEST(Step3_HybCpu, Rdb450, "hyb", Backend::cpu, rdb450_problem(), false)
-KIT_SPMV_TEST(Step3_HybCuda, Example4x4, "hyb", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step3_HybCuda, Rdb450, "hyb", Backend::cuda, rdb450_problem(), false)
+KIT_PRECISION_SUITE(Step1_EllCpu);
 
-TEST(Step3_HybCpu, OneDenseRow) {
+TYPED_TEST(Step1_EllCpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("ell", Backend::cpu, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step1_EllCpu, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("ell", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step2_EllCuda);
+
+TYPED_TEST(Step2_EllCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("ell", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_EllCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("ell", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step3_HybCpu);
+
+TYPED_TEST(Step3_HybCpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("hyb", Backend::cpu, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_HybCpu, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("hyb", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step3_HybCuda);
+
+TYPED_TEST(Step3_HybCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("hyb", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_HybCuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("hyb", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_HybCpu, OneDenseRow) {
     const Problem problem = one_dense_row_problem();
     expect_both_hyb_parts(problem.A);
 
-    for (auto p : {kit::Precision::f32, kit::Precision::f64})
-        EXPECT_TRUE(matches_oracle("hyb", Backend::cpu, p, problem));
+    const OracleRun run = run_against_oracle("hyb", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
 }
 
-TEST(Step3_HybCuda, OneDenseRow) {
+TYPED_TEST(Step3_HybCuda, OneDenseRow) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = one_dense_row_problem();
     expect_both_hyb_parts(problem.A);
 
-    for (auto p : {kit::Precision::f32, kit::Precision::f64})
-        EXPECT_TRUE(matches_oracle("hyb", Backend::cuda, p, problem));
+    const OracleRun run = run_against_oracle("hyb", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
 }

@@ -27,10 +27,21 @@ inline ::testing::AssertionResult bcsr_matches_oracle(const std::string& name, B
     return ::testing::AssertionFailure() << "block " << r << "x" << c << ": " << result.message();
 }
 
+/// Every r x c in 1..4 x 1..4 in precision p on every named problem; stops at the first failure.
+inline ::testing::AssertionResult bcsr_passes_all_shapes(const std::string& name, Backend backend, Precision p,
+                                                         const ProblemList& problems, bool exact = false) {
+    for (const auto& [label, problem] : problems)
+        for (int r = 1; r <= 4; ++r)
+            for (int c = 1; c <= 4; ++c) {
+                auto ok = bcsr_matches_oracle(name, backend, p, r, c, problem, exact);
+                if (!ok) return ::testing::AssertionFailure() << "matrix '" << label << "': " << ok.message();
+            }
+    return ::testing::AssertionSuccess();
+}
+
 /// Every r x c in 1..4 x 1..4, float and double, on every named problem; stops at the first failure.
 inline ::testing::AssertionResult bcsr_passes_all_shapes(const std::string& name, Backend backend,
-                                                         const std::vector<std::pair<std::string, Problem>>& problems,
-                                                         bool exact = false) {
+                                                         const ProblemList& problems, bool exact = false) {
     for (const auto& [label, problem] : problems)
         for (int r = 1; r <= 4; ++r)
             for (int c = 1; c <= 4; ++c)
@@ -40,5 +51,8 @@ inline ::testing::AssertionResult bcsr_passes_all_shapes(const std::string& name
                 }
     return ::testing::AssertionSuccess();
 }
+
+/// The start of a failure message that names the lab and step: `step_note(5) << "why"`.
+inline std::string step_note(int step) { return "05-bcsr step " + std::to_string(step) + ": "; }
 
 }  // namespace kit::testing

@@ -4,11 +4,13 @@
 #include <utility>
 #include <vector>
 
+#include "csr5_example.hpp"
 #include "csr5_kernels.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 
 using kit::Backend;
+using kit::Comparison;
 using namespace kit::testing;
 
 namespace {
@@ -75,35 +77,122 @@ template <class T>
 
 }  // namespace
 
+KIT_PRECISION_SUITE(Step1_Csr5TileCpu);
+
 // Tile 0 holds rows 0-3 and the start of row 4: row 0 is its first segment (the carry).
-TEST(Step1_Csr5TileCpu, Example8x8Tile0) {
-    EXPECT_TRUE(tile_gives<double>(0, {0, 131, 87, 233, 63, 0, 0, 0}, 30));
-    EXPECT_TRUE(tile_gives<float>(0, {0, 131, 87, 233, 63, 0, 0, 0}, 30));
+TYPED_TEST(Step1_Csr5TileCpu, Example8x8Tile0) {
+    EXPECT_TRUE(tile_gives<TypeParam>(0, {0, 131, 87, 233, 63, 0, 0, 0}, 30));
 }
 
 // Tile 1 starts inside row 4 (the carry), holds rows 5 and 6 and the start of row 7.
-TEST(Step1_Csr5TileCpu, Example8x8Tile1) {
-    EXPECT_TRUE(tile_gives<double>(1, {0, 0, 0, 0, 0, 196, 996, 221}, 432));
-    EXPECT_TRUE(tile_gives<float>(1, {0, 0, 0, 0, 0, 196, 996, 221}, 432));
+TYPED_TEST(Step1_Csr5TileCpu, Example8x8Tile1) {
+    EXPECT_TRUE(tile_gives<TypeParam>(1, {0, 0, 0, 0, 0, 196, 996, 221}, 432));
 }
 
-#define KIT_CSR5_TEST(Suite, Name, backend, problem, exact, options)                                  \
-    TEST(Suite, Name) {                                                                               \
-        KIT_REQUIRE_BACKEND(backend);                                                                 \
-        const auto kit_problem = (problem);                                                           \
-        for (auto p : {kit::Precision::f32, kit::Precision::f64})                                     \
-            EXPECT_TRUE(matches_oracle("csr5", backend, p, kit_problem, exact, options));             \
-    }
-
 // omega = sigma = 2: two complete tiles of 4 entries and a tail of 1 (the header's drawing).
-KIT_CSR5_TEST(Step2_Csr5Cpu, Example4x4, Backend::cpu, example4x4_problem(), true, tiles(2, 2))
-KIT_CSR5_TEST(Step2_Csr5Cpu, Example8x8, Backend::cpu, example8x8_problem(), true, tiles(4, 4))
-KIT_CSR5_TEST(Step2_Csr5Cpu, Rdb450, Backend::cpu, rdb450_problem(), false, tiles(0, 0))
-KIT_CSR5_TEST(Step2_Csr5Cpu, EmptyRowsAcrossTiles, Backend::cpu, empty_rows_problem(), true, tiles(2, 2))
+KIT_PRECISION_SUITE(Step2_Csr5Cpu);
+
+TYPED_TEST(Step2_Csr5Cpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cpu, this->precision, problem, Comparison::exact, tiles(2, 2));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_Csr5Cpu, Example8x8) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example8x8_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cpu, this->precision, problem, Comparison::exact, tiles(4, 4));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_Csr5Cpu, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cpu, this->precision, problem, Comparison::bound, tiles(0, 0));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_Csr5Cpu, EmptyRowsAcrossTiles) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = empty_rows_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cpu, this->precision, problem, Comparison::exact, tiles(2, 2));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
 // Default tiles (omega 32, sigma 4: 128 entries) are larger than both examples: all tail.
-KIT_CSR5_TEST(Step3_Csr5TailCuda, Example4x4, Backend::cuda, example4x4_problem(), true, tiles(0, 0))
-KIT_CSR5_TEST(Step3_Csr5TailCuda, Example8x8, Backend::cuda, example8x8_problem(), true, tiles(0, 0))
-KIT_CSR5_TEST(Step4_Csr5Cuda, Example4x4, Backend::cuda, example4x4_problem(), true, tiles(2, 2))
-KIT_CSR5_TEST(Step4_Csr5Cuda, Example8x8, Backend::cuda, example8x8_problem(), true, tiles(4, 4))
-KIT_CSR5_TEST(Step4_Csr5Cuda, Rdb450, Backend::cuda, rdb450_problem(), false, tiles(0, 0))
-KIT_CSR5_TEST(Step4_Csr5Cuda, EmptyRowsAcrossTiles, Backend::cuda, empty_rows_problem(), true, tiles(2, 2))
+KIT_PRECISION_SUITE(Step3_Csr5TailCuda);
+
+TYPED_TEST(Step3_Csr5TailCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cuda, this->precision, problem, Comparison::exact, tiles(0, 0));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_Csr5TailCuda, Example8x8) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example8x8_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cuda, this->precision, problem, Comparison::exact, tiles(0, 0));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step4_Csr5Cuda);
+
+TYPED_TEST(Step4_Csr5Cuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cuda, this->precision, problem, Comparison::exact, tiles(2, 2));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_Csr5Cuda, Example8x8) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example8x8_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cuda, this->precision, problem, Comparison::exact, tiles(4, 4));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_Csr5Cuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cuda, this->precision, problem, Comparison::bound, tiles(0, 0));
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_Csr5Cuda, EmptyRowsAcrossTiles) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = empty_rows_problem();
+
+    const OracleRun run =
+        run_against_oracle("csr5", Backend::cuda, this->precision, problem, Comparison::exact, tiles(2, 2));
+
+    EXPECT_TRUE(matches_oracle(run));
+}

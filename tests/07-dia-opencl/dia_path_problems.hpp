@@ -38,13 +38,11 @@ inline std::optional<std::string> unavailable_in_float(const std::string& name, 
     return std::nullopt;
 }
 
-/// Runs a float-only variant: float must match the oracle; double must be refused with
-/// kit::BackendUnavailable (a clear reason, never a wrong answer or a crash).
-inline ::testing::AssertionResult float_only_matches(const std::string& name, Backend backend, const Problem& p,
-                                                     bool exact) {
-    auto f32 = matches_oracle(name, backend, Precision::f32, p, exact);
-    if (!f32) return f32;
+/// A float-only variant asked for double must refuse with kit::BackendUnavailable (a clear
+/// reason, never a wrong answer or a crash); this runs it in double, observed, and says whether it did.
+inline ::testing::AssertionResult refuses_double(const std::string& name, Backend backend, const Problem& p) {
     const Variant* v = registry().find(name, backend);
+    if (!v) return ::testing::AssertionFailure() << "no variant " << name << " on " << to_string(backend) << " is registered";
     RunOptions opt;
     opt.precision = Precision::f64;
     try {
@@ -57,14 +55,12 @@ inline ::testing::AssertionResult float_only_matches(const std::string& name, Ba
     return ::testing::AssertionFailure() << name << " in double: expected a BackendUnavailable refusal (float only), but it ran";
 }
 
-}  // namespace kit::testing
+/// Runs a float-only variant: float must match the oracle, and double must be refused (refuses_double).
+inline ::testing::AssertionResult float_only_matches(const std::string& name, Backend backend, const Problem& p,
+                                                     bool exact) {
+    auto f32 = matches_oracle(name, backend, Precision::f32, p, exact);
+    if (!f32) return f32;
+    return refuses_double(name, backend, p);
+}
 
-/// Like KIT_SPMV_TEST, for the float-only variants (the OpenCL image, the CUDA texture).
-#define DIA_FLOAT_ONLY_TEST(Suite, Name, variant, backend, problem, exact)                 \
-    TEST(Suite, Name) {                                                                   \
-        KIT_REQUIRE_BACKEND(backend);                                                     \
-        const auto kit_problem = (problem);                                               \
-        if (auto kit_why = ::kit::testing::unavailable_in_float(variant, backend, kit_problem)) \
-            GTEST_SKIP() << *kit_why;                                                     \
-        EXPECT_TRUE(::kit::testing::float_only_matches(variant, backend, kit_problem, exact)); \
-    }
+}  // namespace kit::testing

@@ -7,6 +7,8 @@
 #include "observe.hpp"
 
 using kit::Backend;
+using kit::Comparison;
+using kit::Precision;
 using namespace kit::testing;
 
 KIT_OBSERVABLE(kit::dia_path::XImageLayout, width, height, log2_width, width_mask)
@@ -21,39 +23,314 @@ Problem many_diagonals() { return radius_grid_problem(41, 30, 10, 11); }
 }  // namespace
 
 // step 0: the CPU loop
-KIT_SPMV_TEST(Step0_DiaLoopCpu, Example4x4, "dia-loop", Backend::cpu, example4x4_problem(), true)
-KIT_SPMV_TEST(Step0_DiaLoopCpu, Rdb450, "dia-loop", Backend::cpu, rdb450_problem(), false)
-KIT_SPMV_TEST(Step0_DiaLoopCpu, RadiusGrid, "dia-loop", Backend::cpu, radius_grid(), false)
+KIT_PRECISION_SUITE(Step0_DiaLoopCpu);
+
+TYPED_TEST(Step0_DiaLoopCpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("dia-loop", Backend::cpu, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step0_DiaLoopCpu, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("dia-loop", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step0_DiaLoopCpu, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = radius_grid();
+
+    const OracleRun run = run_against_oracle("dia-loop", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
 
 // steps 1-5 in OpenCL (PoCL on a laptop or in CI)
-KIT_SPMV_TEST(Step1_DiaNaiveOpenCL, Example4x4, "dia-naive", Backend::opencl, example4x4_problem(), true)
-KIT_SPMV_TEST(Step1_DiaNaiveOpenCL, Rdb450, "dia-naive", Backend::opencl, rdb450_problem(), false)
-KIT_SPMV_TEST(Step1_DiaNaiveOpenCL, RadiusGrid, "dia-naive", Backend::opencl, radius_grid(), false)
-KIT_SPMV_TEST(Step2_DiaAlignedOpenCL, Example4x4, "dia-aligned", Backend::opencl, example4x4_problem(), true)
-KIT_SPMV_TEST(Step2_DiaAlignedOpenCL, Rdb450, "dia-aligned", Backend::opencl, rdb450_problem(), false)
-KIT_SPMV_TEST(Step2_DiaAlignedOpenCL, RadiusGrid, "dia-aligned", Backend::opencl, radius_grid(), false)
-KIT_SPMV_TEST(Step3_DiaLocalOpenCL, Example4x4, "dia-local", Backend::opencl, example4x4_problem(), true)
-KIT_SPMV_TEST(Step3_DiaLocalOpenCL, Rdb450, "dia-local", Backend::opencl, rdb450_problem(), false)
-KIT_SPMV_TEST(Step3_DiaLocalOpenCL, RadiusGrid, "dia-local", Backend::opencl, radius_grid(), false)
-KIT_SPMV_TEST(Step3_DiaLocalOpenCL, ManyDiagonals, "dia-local", Backend::opencl, many_diagonals(), false)
-KIT_SPMV_TEST(Step4_DiaVec4OpenCL, Example4x4, "dia-vec4", Backend::opencl, example4x4_problem(), true)
-KIT_SPMV_TEST(Step4_DiaVec4OpenCL, Rdb450, "dia-vec4", Backend::opencl, rdb450_problem(), false)
-KIT_SPMV_TEST(Step4_DiaVec4OpenCL, RadiusGrid, "dia-vec4", Backend::opencl, radius_grid(), false)
-KIT_SPMV_TEST(Step4_DiaVec4OpenCL, ManyDiagonals, "dia-vec4", Backend::opencl, many_diagonals(), false)
-DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, Example4x4, "dia-image", Backend::opencl, example4x4_problem(), true)
-DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, Rdb450, "dia-image", Backend::opencl, rdb450_problem(), false)
-DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, RadiusGrid, "dia-image", Backend::opencl, radius_grid(), false)
-DIA_FLOAT_ONLY_TEST(Step5_DiaImageOpenCL, ManyDiagonals, "dia-image", Backend::opencl, many_diagonals(), false)
+KIT_PRECISION_SUITE(Step1_DiaNaiveOpenCL);
+
+TYPED_TEST(Step1_DiaNaiveOpenCL, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step1_DiaNaiveOpenCL, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step1_DiaNaiveOpenCL, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = radius_grid();
+
+    const OracleRun run =
+        run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step2_DiaAlignedOpenCL);
+
+TYPED_TEST(Step2_DiaAlignedOpenCL, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-aligned", Backend::opencl, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_DiaAlignedOpenCL, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-aligned", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step2_DiaAlignedOpenCL, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = radius_grid();
+
+    const OracleRun run =
+        run_against_oracle("dia-aligned", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step3_DiaLocalOpenCL);
+
+TYPED_TEST(Step3_DiaLocalOpenCL, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_DiaLocalOpenCL, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_DiaLocalOpenCL, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = radius_grid();
+
+    const OracleRun run =
+        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step3_DiaLocalOpenCL, ManyDiagonals) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = many_diagonals();
+
+    const OracleRun run =
+        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step4_DiaVec4OpenCL);
+
+TYPED_TEST(Step4_DiaVec4OpenCL, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_DiaVec4OpenCL, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run =
+        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_DiaVec4OpenCL, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = radius_grid();
+
+    const OracleRun run =
+        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_DiaVec4OpenCL, ManyDiagonals) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = many_diagonals();
+
+    const OracleRun run =
+        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TEST(Step5_DiaImageOpenCL, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = example4x4_problem();
+    if (auto why = unavailable_in_float("dia-image", Backend::opencl, problem)) GTEST_SKIP() << *why;
+
+    const OracleRun in_float =
+        run_against_oracle("dia-image", Backend::opencl, Precision::f32, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(in_float));
+    EXPECT_TRUE(refuses_double("dia-image", Backend::opencl, problem));
+}
+
+TEST(Step5_DiaImageOpenCL, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = rdb450_problem();
+    if (auto why = unavailable_in_float("dia-image", Backend::opencl, problem)) GTEST_SKIP() << *why;
+
+    const OracleRun in_float =
+        run_against_oracle("dia-image", Backend::opencl, Precision::f32, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(in_float));
+    EXPECT_TRUE(refuses_double("dia-image", Backend::opencl, problem));
+}
+
+TEST(Step5_DiaImageOpenCL, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = radius_grid();
+    if (auto why = unavailable_in_float("dia-image", Backend::opencl, problem)) GTEST_SKIP() << *why;
+
+    const OracleRun in_float =
+        run_against_oracle("dia-image", Backend::opencl, Precision::f32, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(in_float));
+    EXPECT_TRUE(refuses_double("dia-image", Backend::opencl, problem));
+}
+
+TEST(Step5_DiaImageOpenCL, ManyDiagonals) {
+    KIT_REQUIRE_BACKEND(Backend::opencl);
+    const Problem problem = many_diagonals();
+    if (auto why = unavailable_in_float("dia-image", Backend::opencl, problem)) GTEST_SKIP() << *why;
+
+    const OracleRun in_float =
+        run_against_oracle("dia-image", Backend::opencl, Precision::f32, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(in_float));
+    EXPECT_TRUE(refuses_double("dia-image", Backend::opencl, problem));
+}
 
 // the CUDA counterparts of steps 4 and 5
-KIT_SPMV_TEST(Step4_DiaVec4Cuda, Example4x4, "dia-vec4", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step4_DiaVec4Cuda, Rdb450, "dia-vec4", Backend::cuda, rdb450_problem(), false)
-KIT_SPMV_TEST(Step4_DiaVec4Cuda, RadiusGrid, "dia-vec4", Backend::cuda, radius_grid(), false)
-KIT_SPMV_TEST(Step4_DiaVec4Cuda, ManyDiagonals, "dia-vec4", Backend::cuda, many_diagonals(), false)
-KIT_SPMV_TEST(Step5_DiaLdgCuda, Example4x4, "dia-ldg", Backend::cuda, example4x4_problem(), true)
-KIT_SPMV_TEST(Step5_DiaLdgCuda, RadiusGrid, "dia-ldg", Backend::cuda, radius_grid(), false)
-DIA_FLOAT_ONLY_TEST(Step5_DiaTextureCuda, Example4x4, "dia-texture", Backend::cuda, example4x4_problem(), true)
-DIA_FLOAT_ONLY_TEST(Step5_DiaTextureCuda, RadiusGrid, "dia-texture", Backend::cuda, radius_grid(), false)
+KIT_PRECISION_SUITE(Step4_DiaVec4Cuda);
+
+TYPED_TEST(Step4_DiaVec4Cuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_DiaVec4Cuda, Rdb450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = rdb450_problem();
+
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_DiaVec4Cuda, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = radius_grid();
+
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step4_DiaVec4Cuda, ManyDiagonals) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = many_diagonals();
+
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+KIT_PRECISION_SUITE(Step5_DiaLdgCuda);
+
+TYPED_TEST(Step5_DiaLdgCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun run = run_against_oracle("dia-ldg", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TYPED_TEST(Step5_DiaLdgCuda, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = radius_grid();
+
+    const OracleRun run = run_against_oracle("dia-ldg", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(run));
+}
+
+TEST(Step5_DiaTextureCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+    if (auto why = unavailable_in_float("dia-texture", Backend::cuda, problem)) GTEST_SKIP() << *why;
+
+    const OracleRun in_float =
+        run_against_oracle("dia-texture", Backend::cuda, Precision::f32, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(in_float));
+    EXPECT_TRUE(refuses_double("dia-texture", Backend::cuda, problem));
+}
+
+TEST(Step5_DiaTextureCuda, RadiusGrid) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = radius_grid();
+    if (auto why = unavailable_in_float("dia-texture", Backend::cuda, problem)) GTEST_SKIP() << *why;
+
+    const OracleRun in_float =
+        run_against_oracle("dia-texture", Backend::cuda, Precision::f32, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(in_float));
+    EXPECT_TRUE(refuses_double("dia-texture", Backend::cuda, problem));
+}
 
 // step 5, host part: the image that holds x
 namespace {

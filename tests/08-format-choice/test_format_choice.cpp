@@ -123,7 +123,7 @@ TEST(Step1_Pmf, Rdb450) {
     EXPECT_NEAR(s5.e_le * 450 * s5.p_le, static_cast<double>(s5.nnz_le), 1e-9);
     EXPECT_NEAR(s5.e_gt * 450 * s5.p_gt, static_cast<double>(s5.nnz_gt), 1e-9);
     EXPECT_EQ(K, hyb.ell.width);
-    EXPECT_EQ(sk.nnz_ell, hyb.ell.nnz);
+    EXPECT_EQ(sk.nnz_ell, hyb.ell.nnz());
     EXPECT_EQ(sk.nnz_coo, static_cast<count_t>(hyb.coo.vals.size()));
 }
 
@@ -199,7 +199,9 @@ TEST(Step3_Time, Rdb450) {
         const bool walks_rows = v == "csr-scalar" || v == "ell" || v == "hyb" || k.format == ModelFormat::dia;
         const bool coo = k.format == ModelFormat::coo;
         EXPECT_EQ(k.stream_gbs == p.bandwidth_gbs, !walks_rows && !coo);
-        if (coo) EXPECT_EQ(k.stream_gbs, std::min(p.bandwidth_gbs, p.coo_gbs));
+        if (coo) {
+            EXPECT_EQ(k.stream_gbs, std::min(p.bandwidth_gbs, p.coo_gbs));
+        }
         // AM is DS at the stream rate, rounded up to whole transactions.
         EXPECT_GE(k.am_ms, static_cast<double>(k.bytes) / (k.stream_gbs * 1e9) * 1e3);
         EXPECT_LT(k.am_ms, static_cast<double>(k.bytes + 32) / (k.stream_gbs * 1e9) * 1e3);

@@ -4,6 +4,7 @@
 #include "gemv_test_support.hpp"
 
 using kit::Backend;
+using kit::Comparison;
 using kit::Transpose;
 using namespace kit::testing;
 using namespace gemv_test;
@@ -13,23 +14,106 @@ const std::vector<ApiCase> kApiCases = {
     {"70x45, lda 80, alpha -1.5, beta 0.5", 70, 45, 80, -1.5, 0.5, Transpose::no},
     {"70x45 transposed, lda 80, alpha -1.5, beta 0.5", 70, 45, 80, -1.5, 0.5, Transpose::yes},
 };
+
+/// Step 5's tunables for `columns` columns per warp (the transposed kernel's shape).
+kit::RunOptions warp_columns(int columns) {
+    kit::RunOptions opt;
+    opt.tunables = kit::gemv_tunables(kit::GemvShape{0, 0, columns});
+    return opt;
+}
 }  // namespace
 
-GEMV_PAIR_TEST(Step1_GemvCpu, Example4x4, "gemv", Backend::cpu, example4x4_problem(), true)
-GEMV_PAIR_TEST(Step1_GemvCpu, Dense450, "gemv", Backend::cpu, dense_problem(450, 450, 3), false)
+KIT_PRECISION_SUITE(Step1_GemvCpu);
+
+TYPED_TEST(Step1_GemvCpu, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun plain = run_against_oracle("gemv", Backend::cpu, this->precision, problem, Comparison::exact);
+    const OracleRun transposed =
+        run_against_oracle("gemv-t", Backend::cpu, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
+TYPED_TEST(Step1_GemvCpu, Dense450) {
+    KIT_REQUIRE_BACKEND(Backend::cpu);
+    const Problem problem = dense_problem(450, 450, 3);
+
+    const OracleRun plain = run_against_oracle("gemv", Backend::cpu, this->precision, problem, Comparison::bound);
+    const OracleRun transposed =
+        run_against_oracle("gemv-t", Backend::cpu, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
 TEST(Step1_GemvCpu, FullApi) { EXPECT_TRUE(passes_api("cpu::gemv", Backend::cpu, 1, kApiCases, GEMV_CPU_CALL)); }
 
-GEMV_PAIR_TEST(Step2_GemvThreadCuda, Example4x4, "gemv-thread", Backend::cuda, example4x4_problem(), true)
-GEMV_PAIR_TEST(Step2_GemvThreadCuda, Dense450, "gemv-thread", Backend::cuda, dense_problem(450, 450, 3), false)
+KIT_PRECISION_SUITE(Step2_GemvThreadCuda);
+
+TYPED_TEST(Step2_GemvThreadCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun plain =
+        run_against_oracle("gemv-thread", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun transposed =
+        run_against_oracle("gemv-thread-t", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
+TYPED_TEST(Step2_GemvThreadCuda, Dense450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = dense_problem(450, 450, 3);
+
+    const OracleRun plain =
+        run_against_oracle("gemv-thread", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun transposed =
+        run_against_oracle("gemv-thread-t", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
 TEST(Step2_GemvThreadCuda, FullApi) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
-    EXPECT_TRUE(passes_api("cuda::gemv_thread_per_output", Backend::cuda, 2, kApiCases, GEMV_THREAD_CALL));
+    EXPECT_TRUE(passes_api("cuda::gemv_thread", Backend::cuda, 2, kApiCases, GEMV_THREAD_CALL));
 #endif
 }
 
-GEMV_PAIR_TEST(Step3_GemvBlockedCuda, Example4x4, "gemv-blocked", Backend::cuda, example4x4_problem(), true)
-GEMV_PAIR_TEST(Step3_GemvBlockedCuda, Dense450, "gemv-blocked", Backend::cuda, dense_problem(450, 450, 3), false)
+KIT_PRECISION_SUITE(Step3_GemvBlockedCuda);
+
+TYPED_TEST(Step3_GemvBlockedCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun plain =
+        run_against_oracle("gemv-blocked", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun transposed =
+        run_against_oracle("gemv-blocked-t", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
+TYPED_TEST(Step3_GemvBlockedCuda, Dense450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = dense_problem(450, 450, 3);
+
+    const OracleRun plain =
+        run_against_oracle("gemv-blocked", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun transposed =
+        run_against_oracle("gemv-blocked-t", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
 TEST(Step3_GemvBlockedCuda, FullApi) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
@@ -37,8 +121,34 @@ TEST(Step3_GemvBlockedCuda, FullApi) {
 #endif
 }
 
-GEMV_PAIR_TEST(Step4_GemvStreamedCuda, Example4x4, "gemv-streamed", Backend::cuda, example4x4_problem(), true)
-GEMV_PAIR_TEST(Step4_GemvStreamedCuda, Dense450, "gemv-streamed", Backend::cuda, dense_problem(450, 450, 3), false)
+KIT_PRECISION_SUITE(Step4_GemvStreamedCuda);
+
+TYPED_TEST(Step4_GemvStreamedCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun plain =
+        run_against_oracle("gemv-streamed", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun transposed =
+        run_against_oracle("gemv-streamed-t", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
+TYPED_TEST(Step4_GemvStreamedCuda, Dense450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = dense_problem(450, 450, 3);
+
+    const OracleRun plain =
+        run_against_oracle("gemv-streamed", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun transposed =
+        run_against_oracle("gemv-streamed-t", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
 TEST(Step4_GemvStreamedCuda, FullApi) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
@@ -69,20 +179,49 @@ TEST(Step4_GemvStreamedCuda, SameYOnEveryRun) {
     }
 }
 
-GEMV_PAIR_TEST(Step5_GemvTunedCuda, Example4x4, "gemv-tuned", Backend::cuda, example4x4_problem(), true)
-GEMV_PAIR_TEST(Step5_GemvTunedCuda, Dense450, "gemv-tuned", Backend::cuda, dense_problem(450, 450, 3), false)
+KIT_PRECISION_SUITE(Step5_GemvTunedCuda);
 
-// Step 5's warp-columns shapes run the transposed GEMV only (gemv-tuned-t).
-TEST(Step5_GemvWarpColumnsCuda, Dense450) {
+TYPED_TEST(Step5_GemvTunedCuda, Example4x4) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = example4x4_problem();
+
+    const OracleRun plain =
+        run_against_oracle("gemv-tuned", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun transposed =
+        run_against_oracle("gemv-tuned-t", Backend::cuda, this->precision, problem, Comparison::exact);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
+TYPED_TEST(Step5_GemvTunedCuda, Dense450) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = dense_problem(450, 450, 3);
+
+    const OracleRun plain =
+        run_against_oracle("gemv-tuned", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun transposed =
+        run_against_oracle("gemv-tuned-t", Backend::cuda, this->precision, problem, Comparison::bound);
+
+    EXPECT_TRUE(matches_oracle(plain));
+    EXPECT_TRUE(matches_oracle(transposed));
+}
+
+// Step 5's warp-columns shapes run the transposed GEMV only (gemv-tuned-t).
+KIT_PRECISION_SUITE(Step5_GemvWarpColumnsCuda);
+
+TYPED_TEST(Step5_GemvWarpColumnsCuda, Dense450) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = dense_problem(450, 450, 3);
+
     for (int columns : {1, 2, 4}) {
-        kit::RunOptions opt;
-        opt.tunables = kit::gemv_tunables(kit::GemvShape{0, 0, columns});
-        for (auto p : {kit::Precision::f32, kit::Precision::f64})
-            EXPECT_TRUE(matches_oracle("gemv-tuned-t", Backend::cuda, p, problem, false, opt)) << columns << " columns per warp";
+        const OracleRun run = run_against_oracle("gemv-tuned-t", Backend::cuda, this->precision, problem,
+                                                 Comparison::bound, warp_columns(columns));
+
+        EXPECT_TRUE(matches_oracle(run)) << columns << " columns per warp";
     }
 }
+
 TEST(Step5_GemvWarpColumnsCuda, FullApi) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA

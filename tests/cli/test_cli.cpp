@@ -198,3 +198,52 @@ TEST(Cli, BlockAutoPrintsTheTimeModelOfThePick) {
         << o.output;
     EXPECT_NE(o.output.find("longest block row of 3 blocks 0.600 us) = 1.600 us"), std::string::npos) << o.output;
 }
+
+TEST(Cli, LabToolsAreSubcommandsNamedInTheHelp) {
+    const Outcome o = spmv_kit("--help");
+
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find("  tune-profile --out FILE"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("(lab 05-bcsr)"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("  calibrate [--out FILE]"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("(lab 08-format-choice)"), std::string::npos) << o.output;
+}
+
+TEST(Cli, ListShowsTheTunablesEachVariantDeclares) {
+    const Outcome o = spmv_kit("list");
+
+    EXPECT_EQ(o.status, 0) << o.output;
+    EXPECT_NE(o.output.find("tunable block_r in 1..4: "), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("tunable csr5_sigma in 1..32: "), std::string::npos) << o.output;
+}
+
+TEST(Cli, TunablesAreCheckedAgainstTheVariantsDeclaration) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+
+    const Outcome too_large = spmv_kit("run " + mtx + " --format bcsr --block 5x2");
+    const Outcome not_read = spmv_kit("run " + mtx + " --format csr --backend cpu --set block_r=2");
+    const Outcome malformed = spmv_kit("run " + mtx + " --format bcsr --set block_r");
+    const Outcome given = spmv_kit("run " + mtx + " --format bcsr --set block_r=2,block_c=1 --repeats 0 --steady 0");
+
+    EXPECT_EQ(too_large.status, 2) << too_large.output;
+    EXPECT_NE(too_large.output.find("bcsr: block_r must be in 1..4"), std::string::npos) << too_large.output;
+    EXPECT_EQ(not_read.status, 2) << not_read.output;
+    EXPECT_NE(not_read.output.find("csr reads no tunable 'block_r' (it reads none)"), std::string::npos) << not_read.output;
+    EXPECT_EQ(malformed.status, 2) << malformed.output;
+    EXPECT_NE(malformed.output.find("--set takes NAME=INTEGER pairs"), std::string::npos) << malformed.output;
+    EXPECT_EQ(given.status, 0) << given.output;
+    EXPECT_NE(given.output.find("block 2x1 (given)"), std::string::npos) << given.output;
+}
+
+TEST(Cli, AnOpenClPlatformThatMatchesNothingSkipsWithTheReason) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+
+    const Outcome o = spmv_kit("run " + mtx + " --format csr-scalar --backend opencl --cl-platform no-such-platform");
+
+    EXPECT_EQ(o.status, 2) << o.output;
+    EXPECT_NE(o.output.find("SKIPPED"), std::string::npos) << o.output;
+    // the platform named in the reason, unless this build has no OpenCL at all
+    EXPECT_TRUE(o.output.find("no-such-platform") != std::string::npos ||
+                o.output.find("built without OpenCL") != std::string::npos)
+        << o.output;
+}

@@ -18,9 +18,9 @@ const kit::Variant& cpu_csr() {
            const kit::RunOptions& opt) {
             return kit::dispatch_precision(opt.precision, [&](auto tag) {
                 using T = decltype(tag);
-                const std::vector<T> vals(A.val.begin(), A.val.end());
+                const std::vector<T> vals(A.vals.begin(), A.vals.end());
                 return kit::run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) {
-                    for (std::size_t k = 0; k < vals.size(); ++k) yp[A.row[k]] += vals[k] * xp[A.col[k]];
+                    for (std::size_t k = 0; k < vals.size(); ++k) yp[A.row_idx[k]] += vals[k] * xp[A.col_idx[k]];
                 });
             });
         }};

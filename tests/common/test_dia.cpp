@@ -64,8 +64,8 @@ TEST(Dia, Example4x4HasOffsetsMinus2Zero1) {
 
     EXPECT_EQ(dia.offsets, (std::vector<index_t>{-2, 0, 1}));
     EXPECT_EQ(dia.pitch, 32);
-    ASSERT_EQ(dia.data.size(), 3u * 32u);
-    const float* d = dia.data.data();
+    ASSERT_EQ(dia.vals.size(), 3u * 32u);
+    const float* d = dia.vals.data();
     EXPECT_EQ((std::vector<float>{d[2], d[3]}), (std::vector<float>{5, 6}));             // offset -2
     EXPECT_EQ((std::vector<float>(d + 32, d + 36)), (std::vector<float>{1, 2, 3, 4}));  // offset 0
     EXPECT_EQ((std::vector<float>(d + 64, d + 67)), (std::vector<float>{7, 8, 9}));     // offset 1
@@ -86,7 +86,7 @@ TEST(Dia, PaddingIsMarkedAndHoldsZeros) {
         for (index_t r = 0; r < dia.pitch; ++r)
             if (dia.is_padding(d, r)) {
                 ++padding;
-                EXPECT_EQ(dia.data[static_cast<std::size_t>(d) * dia.pitch + r], 0.0) << "slot " << d << "," << r;
+                EXPECT_EQ(dia.vals[static_cast<std::size_t>(d) * dia.pitch + r], 0.0) << "slot " << d << "," << r;
             }
     EXPECT_EQ(padding, 3 * 32 - 9);  // rows 4..31 of every diagonal, plus the three above
 }
@@ -111,9 +111,9 @@ TEST(Dia, RoundTripThroughCooKeepsEveryEntry) {
 
     EXPECT_EQ(B.rows, A.rows);
     EXPECT_EQ(B.cols, A.cols);
-    EXPECT_EQ(B.row, A.row);
-    EXPECT_EQ(B.col, A.col);
-    EXPECT_EQ(B.val, A.val);
+    EXPECT_EQ(B.row_idx, A.row_idx);
+    EXPECT_EQ(B.col_idx, A.col_idx);
+    EXPECT_EQ(B.vals, A.vals);
 }
 
 TEST(Dia, RectangularMatricesKeepTheirDiagonals) {
@@ -128,7 +128,7 @@ TEST(Dia, RectangularMatricesKeepTheirDiagonals) {
     const auto dia = Dia<double>::from_coo(A);
 
     EXPECT_EQ(dia.offsets, (std::vector<index_t>{-2, 0, 5}));
-    EXPECT_EQ(dia.to_coo().val, A.val);
+    EXPECT_EQ(dia.to_coo().vals, A.vals);
 }
 
 TEST(Dia, RefusesOneDenseRowStatingTheFigures) {
@@ -171,5 +171,5 @@ TEST(Dia, EmptyMatricesHaveNoDiagonals) {
     EXPECT_EQ(a.diagonals(), 0);
     EXPECT_EQ(b.diagonals(), 0);
     EXPECT_EQ(b.pitch, 32);
-    EXPECT_TRUE(b.data.empty());
+    EXPECT_TRUE(b.vals.empty());
 }

@@ -23,9 +23,9 @@ TEST(Coo, NormalizeSortsRowMajorAndSumsDuplicates) {
     const kit::count_t merged = A.normalize();
 
     EXPECT_EQ(merged, 1);
-    EXPECT_EQ(A.row, (std::vector<kit::index_t>{0, 0, 2}));
-    EXPECT_EQ(A.col, (std::vector<kit::index_t>{0, 1, 0}));
-    EXPECT_EQ(A.val, (std::vector<double>{3.0, 2.0, 1.5}));
+    EXPECT_EQ(A.row_idx, (std::vector<kit::index_t>{0, 0, 2}));
+    EXPECT_EQ(A.col_idx, (std::vector<kit::index_t>{0, 1, 0}));
+    EXPECT_EQ(A.vals, (std::vector<double>{3.0, 2.0, 1.5}));
     EXPECT_TRUE(A.is_normalized());
 }
 
@@ -49,9 +49,9 @@ TEST(Csr, RoundTripThroughCooKeepsEveryEntry) {
 
     EXPECT_EQ(B.rows, A.rows);
     EXPECT_EQ(B.cols, A.cols);
-    EXPECT_EQ(B.row, A.row);
-    EXPECT_EQ(B.col, A.col);
-    EXPECT_EQ(B.val, A.val);
+    EXPECT_EQ(B.row_idx, A.row_idx);
+    EXPECT_EQ(B.col_idx, A.col_idx);
+    EXPECT_EQ(B.vals, A.vals);
 }
 
 TEST(Csr, RefusesAnUnnormalizedHub) {
@@ -139,11 +139,11 @@ TEST(Generators, BandPutsItsDiagonalsSpacingApartAndCutsThemAtTheBorders) {
     EXPECT_EQ(A.nnz(), 10 + 6 + 6);
     EXPECT_EQ(s.diagonals, 3);
     EXPECT_TRUE(A.is_normalized());
-    ASSERT_EQ(A.row.front(), 0);
-    EXPECT_EQ(A.col[0], 0);  // row 0: the main diagonal (3), then column 4 (-1)
-    EXPECT_EQ(A.val[0], 3.0);
-    EXPECT_EQ(A.col[1], 4);
-    EXPECT_EQ(A.val[1], -1.0);
+    ASSERT_EQ(A.row_idx.front(), 0);
+    EXPECT_EQ(A.col_idx[0], 0);  // row 0: the main diagonal (3), then column 4 (-1)
+    EXPECT_EQ(A.vals[0], 3.0);
+    EXPECT_EQ(A.col_idx[1], 4);
+    EXPECT_EQ(A.vals[1], -1.0);
     EXPECT_EQ(kit::generate_band(100, 8, 1).nnz(), 8 * 100 - (4 * 5 / 2 + 3 * 4 / 2));  // offsets -4..3
 }
 
@@ -164,6 +164,6 @@ TEST(Generators, AreDeterministic) {
     const CooMatrix a = kit::generate_power_law(300, 100, 1.0, 9);
     const CooMatrix b = kit::generate_power_law(300, 100, 1.0, 9);
 
-    EXPECT_EQ(a.col, b.col);
-    EXPECT_EQ(a.val, b.val);
+    EXPECT_EQ(a.col_idx, b.col_idx);
+    EXPECT_EQ(a.vals, b.vals);
 }

@@ -41,10 +41,10 @@ TEST(MatrixMarket, ReadsCoordinateRealGeneral) {
     EXPECT_EQ(A.rows, 2);
     EXPECT_EQ(A.cols, 3);
     ASSERT_EQ(A.nnz(), 2);
-    EXPECT_EQ(A.row[0], 0);
-    EXPECT_EQ(A.col[0], 2);
-    EXPECT_EQ(A.val[0], 2.5);
-    EXPECT_EQ(A.val[1], -1e-3);
+    EXPECT_EQ(A.row_idx[0], 0);
+    EXPECT_EQ(A.col_idx[0], 2);
+    EXPECT_EQ(A.vals[0], 2.5);
+    EXPECT_EQ(A.vals[1], -1e-3);
 }
 
 TEST(MatrixMarket, ExpandsSymmetricAndSkewSymmetric) {
@@ -52,23 +52,23 @@ TEST(MatrixMarket, ExpandsSymmetricAndSkewSymmetric) {
     const CooMatrix K = parse("%%MatrixMarket matrix coordinate integer skew-symmetric\n3 3 1\n3 1 2\n");
 
     ASSERT_EQ(S.nnz(), 3);  // (0,0), (0,2) mirrored, (2,0)
-    EXPECT_EQ(S.row[1], 0);
-    EXPECT_EQ(S.col[1], 2);
-    EXPECT_EQ(S.val[1], 2);
+    EXPECT_EQ(S.row_idx[1], 0);
+    EXPECT_EQ(S.col_idx[1], 2);
+    EXPECT_EQ(S.vals[1], 2);
     ASSERT_EQ(K.nnz(), 2);
-    EXPECT_EQ(K.val[0], -2);  // (0,2) = -a(2,0)
-    EXPECT_EQ(K.val[1], 2);
+    EXPECT_EQ(K.vals[0], -2);  // (0,2) = -a(2,0)
+    EXPECT_EQ(K.vals[1], 2);
 }
 
 TEST(MatrixMarket, ReadsPatternAndArray) {
     const CooMatrix P = parse("%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 1\n2 2\n");
     const CooMatrix D = parse("%%MatrixMarket matrix array real general\n2 2\n1\n0\n3\n4\n");
 
-    EXPECT_EQ(P.val, (std::vector<double>{1.0, 1.0}));
+    EXPECT_EQ(P.vals, (std::vector<double>{1.0, 1.0}));
     ASSERT_EQ(D.nnz(), 3);  // the zero is not stored
-    EXPECT_EQ(D.row, (std::vector<kit::index_t>{0, 0, 1}));
-    EXPECT_EQ(D.col, (std::vector<kit::index_t>{0, 1, 1}));
-    EXPECT_EQ(D.val, (std::vector<double>{1, 3, 4}));
+    EXPECT_EQ(D.row_idx, (std::vector<kit::index_t>{0, 0, 1}));
+    EXPECT_EQ(D.col_idx, (std::vector<kit::index_t>{0, 1, 1}));
+    EXPECT_EQ(D.vals, (std::vector<double>{1, 3, 4}));
 }
 
 TEST(MatrixMarket, SumsDuplicatesAndReportsThem) {
@@ -77,7 +77,7 @@ TEST(MatrixMarket, SumsDuplicatesAndReportsThem) {
     const CooMatrix A = parse("%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1.5\n2 2 1\n1 1 2\n", &info);
 
     ASSERT_EQ(A.nnz(), 2);
-    EXPECT_EQ(A.val[0], 3.5);
+    EXPECT_EQ(A.vals[0], 3.5);
     EXPECT_EQ(info.duplicates_summed, 1);
 }
 
@@ -154,7 +154,7 @@ TEST(MatrixMarket, WriterRoundTripsWithShortDecimals) {
 
     EXPECT_NE(out.str().find("\n1 1 4.096\n"), std::string::npos) << out.str();
     EXPECT_NE(out.str().find("% two\n% lines\n"), std::string::npos);
-    EXPECT_EQ(B.row, A.row);
-    EXPECT_EQ(B.col, A.col);
-    EXPECT_EQ(B.val, A.val);
+    EXPECT_EQ(B.row_idx, A.row_idx);
+    EXPECT_EQ(B.col_idx, A.col_idx);
+    EXPECT_EQ(B.vals, A.vals);
 }

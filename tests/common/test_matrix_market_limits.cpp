@@ -119,7 +119,7 @@ TEST(MatrixMarketRules, DeclaredCountAboveRowsTimesColsIsReadAndSummed) {
     const CooMatrix A = parse(text, &info);
 
     ASSERT_EQ(A.nnz(), 3);
-    EXPECT_EQ(A.val[2], 3.0);
+    EXPECT_EQ(A.vals[2], 3.0);
     EXPECT_EQ(info.entries_in_file, 4);
     EXPECT_EQ(info.duplicates_summed, 1);
     EXPECT_TRUE(info.warnings.empty());
@@ -141,8 +141,8 @@ TEST(MatrixMarketRules, UpperTriangleSymmetricIsMirroredWithAWarning) {
     const CooMatrix A = parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n3 3 1\n1 2 5\n", &info);
 
     ASSERT_EQ(A.nnz(), 3);
-    EXPECT_EQ(A.val[0], 5);  // (0,1)
-    EXPECT_EQ(A.val[1], 5);  // (1,0)
+    EXPECT_EQ(A.vals[0], 5);  // (0,1)
+    EXPECT_EQ(A.vals[1], 5);  // (1,0)
     ASSERT_EQ(info.warnings.size(), 1u);
     EXPECT_NE(info.warnings[0].find("test.mtx:4: warning: 1 entry lies above the diagonal"), std::string::npos)
         << info.warnings[0];
@@ -155,7 +155,7 @@ TEST(MatrixMarketRules, BothTrianglesListedWarnsThatPairsAreSummedTwice) {
         parse("%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 3\n1 2 3\n", &info);
 
     ASSERT_EQ(A.nnz(), 3);
-    EXPECT_EQ(A.val[1], 6);  // (0,1): 3 mirrored from (2,1) plus 3 listed, as documented
+    EXPECT_EQ(A.vals[1], 6);  // (0,1): 3 mirrored from (2,1) plus 3 listed, as documented
     ASSERT_EQ(info.warnings.size(), 1u);
     EXPECT_NE(info.warnings[0].find("test.mtx:5: warning:"), std::string::npos) << info.warnings[0];
     EXPECT_NE(info.warnings[0].find("summed twice"), std::string::npos) << info.warnings[0];
@@ -177,7 +177,7 @@ TEST(MatrixMarketRules, IndentedCommentIsAComment) {
         parse("  %%MatrixMarket matrix coordinate real general\n   % indented comment\n\t%tab\n2 2 1\n  % between\n1 1 3\n");
 
     ASSERT_EQ(A.nnz(), 1);
-    EXPECT_EQ(A.val[0], 3);
+    EXPECT_EQ(A.vals[0], 3);
 }
 
 TEST(MatrixMarketRules, PlusSignsAndSubnormalsAreRead) {
@@ -186,9 +186,9 @@ TEST(MatrixMarketRules, PlusSignsAndSubnormalsAreRead) {
 
     ASSERT_EQ(A.nnz(), 3);
     EXPECT_EQ(A.rows, 2);
-    EXPECT_EQ(A.val[0], 1.5);
-    EXPECT_EQ(A.val[1], 0.0);
-    EXPECT_LT(A.val[2], 0.0);
+    EXPECT_EQ(A.vals[0], 1.5);
+    EXPECT_EQ(A.vals[1], 0.0);
+    EXPECT_LT(A.vals[2], 0.0);
 }
 
 TEST(MatrixMarketRules, OverflowingValueIsRefused) {
@@ -360,7 +360,7 @@ TEST(MatrixMarketInputs, GzipIsReadWhateverTheName) {
 
     EXPECT_EQ(info.compression, "gzip");
     ASSERT_EQ(A.nnz(), 9);
-    EXPECT_EQ(A.val[8], 4);
+    EXPECT_EQ(A.vals[8], 4);
 }
 
 TEST(MatrixMarketInputs, ConcatenatedGzipMembersReadAsOneFile) {
@@ -424,9 +424,9 @@ TEST(MatrixMarketRules, WrittenRandomMatrixReadsBackExactly) {
 
     const CooMatrix B = parse(out.str());
 
-    EXPECT_EQ(B.row, A.row);
-    EXPECT_EQ(B.col, A.col);
-    EXPECT_EQ(B.val, A.val);
+    EXPECT_EQ(B.row_idx, A.row_idx);
+    EXPECT_EQ(B.col_idx, A.col_idx);
+    EXPECT_EQ(B.vals, A.vals);
 }
 
 TEST(MatrixMarketRules, NormalizeSortsShuffledEntriesAndSumsInFileOrder) {
@@ -442,7 +442,7 @@ TEST(MatrixMarketRules, NormalizeSortsShuffledEntriesAndSumsInFileOrder) {
     EXPECT_EQ(merged, 1000);
     EXPECT_TRUE(A.is_normalized());
     ASSERT_EQ(A.nnz(), 1000);
-    EXPECT_EQ(A.val[0], 0.25 + 1e-17);  // file order: 0.25 first, then the tiny one
+    EXPECT_EQ(A.vals[0], 0.25 + 1e-17);  // file order: 0.25 first, then the tiny one
 }
 
 TEST(MatrixMarketRules, LongDigitStringsInIndicesAreReportedNotOverflowed) {

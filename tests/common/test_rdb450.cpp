@@ -16,7 +16,7 @@ using Dense = std::vector<std::vector<double>>;
 
 Dense to_dense(const kit::CooMatrix& A) {
     Dense D(A.rows, std::vector<double>(A.cols, 0.0));
-    for (std::size_t k = 0; k < A.val.size(); ++k) D[A.row[k]][A.col[k]] += A.val[k];
+    for (std::size_t k = 0; k < A.vals.size(); ++k) D[A.row_idx[k]][A.col_idx[k]] += A.vals[k];
     return D;
 }
 
@@ -100,8 +100,8 @@ TEST(Rdb450, SizeAndNonzerosMatchSuiteSparse) {
 TEST(Rdb450, ValuesAreTheModelsShortDecimals) {
     const kit::CooMatrix& A = rdb450();
     const auto at = [&](int i, int j) {
-        for (std::size_t k = 0; k < A.val.size(); ++k)
-            if (A.row[k] == i && A.col[k] == j) return A.val[k];
+        for (std::size_t k = 0; k < A.vals.size(); ++k)
+            if (A.row_idx[k] == i && A.col_idx[k] == j) return A.vals[k];
         return 0.0;
     };
 
@@ -176,5 +176,5 @@ TEST(RdbFamily, SiblingsHaveTheirSizes) {
     EXPECT_EQ(kit::generate_rdb({10, 0.016}).rows, 200);
     EXPECT_EQ(kit::generate_rdb({25, 0.016}).rows, 1250);
     EXPECT_EQ(kit::generate_rdb({50, 0.004}).rows, 5000);
-    EXPECT_EQ(kit::generate_rdb({15, 0.004}).val[0], 0.354);  // rdb450l: -4 * 0.004*256 + 4.45
+    EXPECT_EQ(kit::generate_rdb({15, 0.004}).vals[0], 0.354);  // rdb450l: -4 * 0.004*256 + 4.45
 }

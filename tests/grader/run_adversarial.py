@@ -174,13 +174,78 @@ def class_run(cache, sm, work, extra, subs_made):
     return problems
 
 
-def main():
+def report(title, problems, failed, name):
+    """Prints a check's PASS or FAIL line and its problems; a failure's name joins failed."""
+    print(f"{'PASS' if not problems else 'FAIL'}  {title}", flush=True)
+    for p in problems:
+        print(f"      {p}")
+    if problems:
+        failed.append(name)
+
+
+def skip_reason(case, is_root, run_as):
+    """Why this machine cannot run the case, or None."""
+    if case.get("needs_run_as") and not is_root:
+        return "needs --run-as (the suite must run as root, with a user 'nobody')"
+    if case.get("needs_private_tmp") and not private_tmp_here(run_as):
+        return "this machine gives no mount namespace, so no private /tmp (the grader flags it)"
+    if case.get("needs_no_gpu_driver") and any(Path("/dev").glob("nvidia*")):
+        return "beside a GPU driver the grader uses no RLIMIT_AS (the watchdog case covers it)"
+    return None
+
+
+def run_case(name, case, a, work, out_root, run_as):
+    """Grades the case's submission alone: (the submission, its problems, seconds)."""
+    sub = make_submission(name, case, work / "subs")
+    out = out_root / name
+    shutil.rmtree(out, ignore_errors=True)
+    t1 = time.monotonic()
+    work_dir = work / "trees"
+    work_dir.mkdir(exist_ok=True)
+    os.chmod(work_dir, 0o755)
+    proc = grade(sub, out, case["lab"], a.cache, a.sm, run_as + ["--work-dir", str(work_dir)] +
+                 case.get("grader_args", []))
+    secs = time.monotonic() - t1
+    if proc.returncode != 0 or not (out / "grading.json").exists():
+        return sub, [f"grade.py exited with {proc.returncode}:\n{proc.stdout}{proc.stderr}"], secs
+    return sub, check(name, case, out), secs
+
+
+def whole_suite_checks(a, work, out_root, run_as, is_root, subs_made, failed):
+    """The checks over the whole suite: a class folder, the private cache, a tampered cache."""
+    report("class folder graded, then resumed",
+           class_run(a.cache, a.sm, work, run_as + ["--work-dir", str(work / "trees")], subs_made), failed, "class")
+    report("the tests read their matrices from a public copy; the rest of the cache is private"
+           + (" (a graded run as 'nobody' scored rdb450)" if is_root else ""),
+           private_cache(a.cache, out_root, is_root), failed, "private-cache")
+    report("a cached object rewritten with its size and date kept is never graded from",
+           tampered_cache(a.cache, a.sm, work, run_as), failed, "cache")
+
+
+def after_suite_checks(before, work, failed):
+    """Nothing of the kit changed, and no test program still runs."""
+    after = kit_digest()
+    changed = sorted(f for f in set(before) | set(after) if before.get(f) != after.get(f))
+    if changed:
+        print(f"FAIL  instructor files changed during the suite: {', '.join(changed)}")
+        failed.append("kit")
+    leftovers = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _runs_from(p, work)]
+    if leftovers:
+        print(f"FAIL  test programs still running after grading: {[p.name for p in leftovers]}")
+        failed.append("leftovers")
+
+
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, default=KIT / "build" / "grader-test-cache")
     ap.add_argument("--out", type=Path, help="keep each case's output here (default: a temporary folder)")
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--sm", default=os.environ.get("SM", "90"))
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    a = parse_args()
     cases = json.loads((HERE / "cases.json").read_text())["cases"]
     chosen = a.only.split(",") if a.only else list(cases)
     a.cache.parent.mkdir(parents=True, exist_ok=True)  # a fresh checkout has no build/ yet
@@ -200,69 +265,15 @@ def main():
         return 1
     failed, subs_made = [], {}
     for name in chosen:
-        case = cases[name]
-        if case.get("needs_run_as") and not is_root:
-            print(f"SKIP  {name}: needs --run-as (the suite must run as root, with a user 'nobody')")
+        why = skip_reason(cases[name], is_root, run_as)
+        if why:
+            print(f"SKIP  {name}: {why}")
             continue
-        if case.get("needs_private_tmp") and not private_tmp_here(run_as):
-            print(f"SKIP  {name}: this machine gives no mount namespace, so no private /tmp (the grader flags it)")
-            continue
-        if case.get("needs_no_gpu_driver") and any(Path("/dev").glob("nvidia*")):
-            print(f"SKIP  {name}: beside a GPU driver the grader uses no RLIMIT_AS (the watchdog case covers it)")
-            continue
-        sub = make_submission(name, case, work / "subs")
-        subs_made[name] = sub
-        out = out_root / name
-        shutil.rmtree(out, ignore_errors=True)
-        t1 = time.monotonic()
-        work_dir = work / "trees"
-        work_dir.mkdir(exist_ok=True)
-        os.chmod(work_dir, 0o755)
-        proc = grade(sub, out, case["lab"], a.cache, a.sm, run_as + ["--work-dir", str(work_dir)] +
-                     case.get("grader_args", []))
-        secs = time.monotonic() - t1
-        if proc.returncode != 0 or not (out / "grading.json").exists():
-            problems = [f"grade.py exited with {proc.returncode}:\n{proc.stdout}{proc.stderr}"]
-        else:
-            problems = check(name, case, out)
-        print(f"{'PASS' if not problems else 'FAIL'}  {name} ({secs:.1f} s)", flush=True)
-        for p in problems:
-            print(f"      {p}")
-        if problems:
-            failed.append(name)
+        subs_made[name], problems, secs = run_case(name, cases[name], a, work, out_root, run_as)
+        report(f"{name} ({secs:.1f} s)", problems, failed, name)
     if not a.only:
-        problems = class_run(a.cache, a.sm, work, run_as + ["--work-dir", str(work / "trees")], subs_made)
-        print(f"{'PASS' if not problems else 'FAIL'}  class folder graded, then resumed", flush=True)
-        for p in problems:
-            print(f"      {p}")
-        if problems:
-            failed.append("class")
-    if not a.only:
-        problems = private_cache(a.cache, out_root, is_root)
-        print(f"{'PASS' if not problems else 'FAIL'}  the tests read their matrices from a public copy; the rest "
-              "of the cache is private" + (" (a graded run as 'nobody' scored rdb450)" if is_root else ""),
-              flush=True)
-        for p in problems:
-            print(f"      {p}")
-        if problems:
-            failed.append("private-cache")
-    if not a.only:
-        problems = tampered_cache(a.cache, a.sm, work, run_as)
-        print(f"{'PASS' if not problems else 'FAIL'}  a cached object rewritten with its size and date kept "
-              "is never graded from", flush=True)
-        for p in problems:
-            print(f"      {p}")
-        if problems:
-            failed.append("cache")
-    after = kit_digest()
-    changed = sorted(f for f in set(before) | set(after) if before.get(f) != after.get(f))
-    if changed:
-        print(f"FAIL  instructor files changed during the suite: {', '.join(changed)}")
-        failed.append("kit")
-    leftovers = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _runs_from(p, work)]
-    if leftovers:
-        print(f"FAIL  test programs still running after grading: {[p.name for p in leftovers]}")
-        failed.append("leftovers")
+        whole_suite_checks(a, work, out_root, run_as, is_root, subs_made, failed)
+    after_suite_checks(before, work, failed)
     shutil.rmtree(work, ignore_errors=True)
     checks = len(chosen) + (0 if a.only else 3) + 2  # cases, the class run, cache checks, kit and leftovers
     print(f"suite: {checks - len(failed)} checks passed, {len(failed)} failed"
@@ -308,9 +319,10 @@ def private_cache(cache, out_root, is_root):
                 problems.append(f"'nobody' {'cannot' if readable else 'can'} open {path}")
         try:
             g = json.loads((out_root / "correct" / "grading.json").read_text())
-            rdb = [t for l in g["labs"] for t in l["tests"] if t["name"] == "Step1_CsrCpu.Rdb450"]
-            if not rdb or rdb[0]["status"] != "passed":
-                problems.append(f"graded as 'nobody', the reference did not pass Step1_CsrCpu.Rdb450: {rdb}")
+            want = ("Step1_CsrCpu/float.Rdb450", "Step1_CsrCpu/double.Rdb450")
+            rdb = [t for l in g["labs"] for t in l["tests"] if t["name"] in want]
+            if len(rdb) != len(want) or any(t["status"] != "passed" for t in rdb):
+                problems.append(f"graded as 'nobody', the reference did not pass {' and '.join(want)}: {rdb}")
         except (OSError, ValueError) as e:
             problems.append(f"no grading of the 'correct' case to look at ({e})")
     return problems

@@ -11,7 +11,6 @@ student who finished would), builds and runs that lab's tests there without CUDA
 the manifest check, which must hold without reference/ and tests/hidden/. Exit status 0 when all holds.
 """
 import hashlib
-import json
 import shutil
 import subprocess
 import sys
@@ -20,6 +19,8 @@ import tempfile
 from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(KIT / "scripts" / "labs"))
+from lab_manifests import lab_names, manifest_path, read_manifest  # noqa: E402
 TOP = "spmv-kit-student"
 FORBIDDEN = ("reference/", "tests/hidden/", "tests/grader/", "grader/", ".ci/", ".helper/", "build")
 
@@ -60,11 +61,10 @@ def main():
         makefile = files.get("Makefile", b"").decode()
         if not any(line.split() == ["IMPL", "?=", "starter"] for line in makefile.splitlines()):
             problems.append("the Makefile does not default to IMPL ?= starter")
-        for manifest in sorted(KIT.glob("labs/[0-9][0-9]-*/manifest.json")):
-            lab = manifest.parent.name
+        for lab in (lab for lab in lab_names(KIT) if manifest_path(KIT, lab).is_file()):
             if f"labs/{lab}/manifest.json" not in files:
                 problems.append(f"{lab}: manifest missing")
-            for f in json.loads(manifest.read_text())["student_files"]:
+            for f in read_manifest(manifest_path(KIT, lab))["student_files"]:
                 if f"starter/{lab}/{f}" not in files:
                     problems.append(f"{lab}: starter/{lab}/{f} missing")
             for test in (KIT / "tests" / lab).glob("*.cpp"):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "grader"))
-from kitgrader import schema  # noqa: E402
+from kitgrader import labs, schema  # noqa: E402
 
 SCHEMA = json.loads((KIT / "grader" / "results.schema.json").read_text())
 
@@ -80,6 +80,12 @@ def main(dirs):
         for p in problems:
             print(f"FAIL {f}: {p}")
         bad += bool(problems)
+    # The schema cannot read scripts/labs/lab_name.ere: its test name starts with the same pattern.
+    name_pattern = SCHEMA["definitions"]["test"]["properties"]["name"]["pattern"]
+    if not name_pattern.startswith(f"^({labs.LAB_NAME_ERE} step "):
+        print(f"FAIL the schema's test name pattern {name_pattern} does not start with the lab name "
+              f"{labs.LAB_NAME_ERE}")
+        bad += 1
     sample = json.loads(files[0].read_text())
     for what, broken in broken_copies(sample):
         if not schema.validate(broken, SCHEMA):

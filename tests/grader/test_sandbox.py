@@ -52,7 +52,7 @@ from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "grader"))
-from kitgrader import grading, sandbox  # noqa: E402
+from kitgrader import grading, processes, sandbox  # noqa: E402
 
 CHAIN = r"""
 link() {  # $1: links left
@@ -72,7 +72,7 @@ def chain_survivors(run_as, work):
     script.write_text(CHAIN)
     out = sandbox.run(["bash", str(script)], work, env, limits, work / "chain.log")
     time.sleep(2.5)
-    left = [pid for pid, (_, _, state) in sandbox._processes().items()
+    left = [pid for pid, (_, _, state) in processes.processes().items()
             if state != "Z" and _environ_has(pid, str(marker))]
     return out, marker.exists(), left
 

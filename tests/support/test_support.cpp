@@ -91,18 +91,33 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
     return ::testing::AssertionFailure() << why.str();
 }
 
-::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
-                                          const Problem& problem, bool exact, const RunOptions& options) {
+OracleRun run_against_oracle(const std::string& name, Backend backend, Precision p, const Problem& problem,
+                             Comparison cmp, const RunOptions& options) {
+    OracleRun run;
     const Variant* v = registry().find(name, backend);
-    if (!v)
-        return ::testing::AssertionFailure() << "no variant " << name << " on " << to_string(backend) << " in "
-                                             << to_string(p) << " is registered in this build";
+    if (!v) {
+        run.checked.message = "no variant " + name + " on " + to_string(backend) + " in " + to_string(p) +
+                              " is registered in this build";
+        run.failure = run.checked.message;
+        return run;
+    }
     RunOptions opt = options;
     opt.precision = p;
     const Reference ref(problem.A, problem.x, problem.y);
-    const CheckedRun c = observed_run_checked(*v, ref, opt, exact ? Comparison::exact : Comparison::bound);
-    if (c.status == RunStatus::ok) return ::testing::AssertionSuccess();
-    return failure_of(*v, p, c);
+    run.checked = observed_run_checked(*v, ref, opt, cmp);
+    if (run.checked.status != RunStatus::ok) run.failure = failure_of(*v, p, run.checked).message();
+    return run;
+}
+
+::testing::AssertionResult matches_oracle(const OracleRun& run) {
+    if (run.checked.status == RunStatus::ok && run.failure.empty()) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << run.failure;
+}
+
+::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
+                                          const Problem& problem, bool exact, const RunOptions& options) {
+    return matches_oracle(
+        run_against_oracle(name, backend, p, problem, exact ? Comparison::exact : Comparison::bound, options));
 }
 
 std::vector<std::pair<std::string, Problem>> hostile_gallery() {
@@ -116,8 +131,8 @@ std::vector<std::pair<std::string, Problem>> hostile_gallery() {
         CooMatrix g;
         g.rows = gaps.rows;
         g.cols = gaps.cols;
-        for (std::size_t k = 0; k < gaps.val.size(); ++k)
-            if (gaps.row[k] % 3 != 0 && gaps.row[k] != gaps.rows - 1) g.add(gaps.row[k], gaps.col[k], gaps.val[k]);
+        for (std::size_t k = 0; k < gaps.vals.size(); ++k)
+            if (gaps.row_idx[k] % 3 != 0 && gaps.row_idx[k] != gaps.rows - 1) g.add(gaps.row_idx[k], gaps.col_idx[k], gaps.vals[k]);
         m.emplace_back("empty rows between full ones", g);
     }
     m.emplace_back("one dense row in 300", generate_dense_rows(300, 3, 1, 11));

@@ -37,9 +37,9 @@ std::optional<std::string> range_problem(const CooMatrix& A, const std::vector<d
     auto too_big = [max](double v) { return !(std::fabs(v) <= max); };  // NaN counts as too big
     std::ostringstream why;
     why.precision(6);
-    for (std::size_t k = 0; k < A.val.size(); ++k)
-        if (too_big(A.val[k])) {
-            why << "A(" << A.row[k] << "," << A.col[k] << ") = " << A.val[k] << " is outside the " << precision
+    for (std::size_t k = 0; k < A.vals.size(); ++k)
+        if (too_big(A.vals[k])) {
+            why << "A(" << A.row_idx[k] << "," << A.col_idx[k] << ") = " << A.vals[k] << " is outside the " << precision
                 << " range (largest " << max << "); run in double, or scale the matrix";
             return why.str();
         }

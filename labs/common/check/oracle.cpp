@@ -14,7 +14,7 @@ std::vector<double> oracle_spmv(const CooMatrix& A, const std::vector<double>& x
     if (x.size() != static_cast<std::size_t>(A.cols) || y.size() != static_cast<std::size_t>(A.rows))
         throw Error("oracle_spmv: x or y has the wrong length");
     std::vector<double> out = y;
-    for (std::size_t k = 0; k < A.val.size(); ++k) out[A.row[k]] += A.val[k] * x[A.col[k]];
+    for (std::size_t k = 0; k < A.vals.size(); ++k) out[A.row_idx[k]] += A.vals[k] * x[A.col_idx[k]];
     return out;
 }
 
@@ -23,9 +23,9 @@ RowBounds row_bounds(const CooMatrix& A, const std::vector<double>& x, const std
         throw Error("row_bounds: x or y has the wrong length");
     RowBounds b{std::vector<double>(y.size()), std::vector<double>(y.size(), 0.0)};
     for (std::size_t i = 0; i < y.size(); ++i) b.magnitude[i] = std::fabs(y[i]);
-    for (std::size_t k = 0; k < A.val.size(); ++k) {
-        b.magnitude[A.row[k]] += std::fabs(A.val[k] * x[A.col[k]]);
-        b.length[A.row[k]] += 1.0;
+    for (std::size_t k = 0; k < A.vals.size(); ++k) {
+        b.magnitude[A.row_idx[k]] += std::fabs(A.vals[k] * x[A.col_idx[k]]);
+        b.length[A.row_idx[k]] += 1.0;
     }
     return b;
 }

@@ -46,6 +46,9 @@ constexpr double eps_of(Precision p) {
 /// tile widths, launch shapes).
 constexpr int kWarpSize = 32;
 
+/// @brief The mask of a warp-wide shuffle or ballot: every one of the kWarpSize lanes takes part.
+constexpr unsigned kFullWarpMask = 0xffffffffu;
+
 /// @brief Maps a C++ value type to its Precision.
 template <class T> constexpr Precision precision_of();
 /// @brief float is Precision::f32.

@@ -23,7 +23,7 @@ void refuse(const CooMatrix& A, int r, int c, count_t blocks, const BcsrLimits& 
 
 std::vector<count_t> hub_row_ptr(const CooMatrix& A) {
     std::vector<count_t> start(static_cast<std::size_t>(A.rows) + 1, 0);
-    for (index_t i : A.row) ++start[static_cast<std::size_t>(i) + 1];
+    for (index_t i : A.row_idx) ++start[static_cast<std::size_t>(i) + 1];
     for (index_t i = 0; i < A.rows; ++i) start[i + 1] += start[i];
     return start;
 }
@@ -44,8 +44,8 @@ Bcsr<T> Bcsr<T>::from_coo(const CooMatrix& A, int r, int c, const BcsrLimits& li
     out.cols = A.cols;
     out.r = r;
     out.c = c;
-    out.nnz = A.nnz();
-    out.ptr.assign(static_cast<std::size_t>(block_rows) + 1, 0);
+    out.nnz_ = A.nnz();
+    out.row_ptr.assign(static_cast<std::size_t>(block_rows) + 1, 0);
     // Pass 1, structure only: the distinct block columns of each block row, sorted. `seen`
     // stamps a block column with the block row that last used it, so it is never cleared.
     std::vector<index_t> seen(static_cast<std::size_t>(block_cols), -1);
@@ -53,29 +53,30 @@ Bcsr<T> Bcsr<T>::from_coo(const CooMatrix& A, int r, int c, const BcsrLimits& li
     for (index_t ib = 0; ib < block_rows; ++ib) {
         here.clear();
         for (count_t k = first_entry(ib); k < first_entry(ib + 1); ++k) {
-            const index_t bc = A.col[k] / c;
+            const index_t bc = A.col_idx[k] / c;
             if (seen[bc] != ib) {
                 seen[bc] = ib;
                 here.push_back(bc);
             }
         }
         std::sort(here.begin(), here.end());
-        for (index_t bc : here) out.col.push_back(bc * c);
-        check_index_range("BCSR blocks", static_cast<count_t>(out.col.size()));
-        out.ptr[ib + 1] = static_cast<index_t>(out.col.size());
+        for (index_t bc : here) out.col_idx.push_back(bc * c);
+        check_index_range("BCSR blocks", static_cast<count_t>(out.col_idx.size()));
+        out.row_ptr[ib + 1] = static_cast<index_t>(out.col_idx.size());
     }
     // Refuse before the values are allocated: that is the allocation that could be huge.
-    const count_t blocks = static_cast<count_t>(out.col.size());
+    const count_t blocks = static_cast<count_t>(out.col_idx.size());
     const double limit = limits.max_fill * static_cast<double>(A.nnz()) + static_cast<double>(limits.floor_values);
     if (static_cast<double>(blocks * r * c) > limit) refuse(A, r, c, blocks, limits, limit);
     check_index_range("BCSR stored values", blocks * r * c);
     out.vals.assign(static_cast<std::size_t>(blocks * r * c), T(0));
     // Pass 2: `seen` now maps a block column to its block in the current block row.
     for (index_t ib = 0; ib < block_rows; ++ib) {
-        for (index_t b = out.ptr[ib]; b < out.ptr[ib + 1]; ++b) seen[out.col[b] / c] = b;
+        for (index_t b = out.row_ptr[ib]; b < out.row_ptr[ib + 1]; ++b) seen[out.col_idx[b] / c] = b;
         for (count_t k = first_entry(ib); k < first_entry(ib + 1); ++k) {
-            const count_t b = seen[A.col[k] / c];
-            out.vals[static_cast<std::size_t>(b * r * c + (A.row[k] % r) * c + A.col[k] % c)] = static_cast<T>(A.val[k]);
+            const count_t b = seen[A.col_idx[k] / c];
+            const std::size_t slot = static_cast<std::size_t>(b * r * c + (A.row_idx[k] % r) * c + A.col_idx[k] % c);
+            out.vals[slot] = static_cast<T>(A.vals[k]);
         }
     }
     return out;
@@ -87,10 +88,10 @@ CooMatrix Bcsr<T>::to_coo() const {
     A.rows = rows;
     A.cols = cols;
     for (index_t ib = 0; ib < block_rows(); ++ib)
-        for (index_t b = ptr[ib]; b < ptr[ib + 1]; ++b)
+        for (index_t b = row_ptr[ib]; b < row_ptr[ib + 1]; ++b)
             for (int i = 0; i < r; ++i)
                 for (int j = 0; j < c; ++j) {
-                    const count_t row = static_cast<count_t>(ib) * r + i, column = static_cast<count_t>(col[b]) + j;
+                    const count_t row = static_cast<count_t>(ib) * r + i, column = static_cast<count_t>(col_idx[b]) + j;
                     const T v = vals[static_cast<std::size_t>(static_cast<count_t>(b) * r * c + i * c + j)];
                     if (row < rows && column < cols && v != T(0))
                         A.add(static_cast<index_t>(row), static_cast<index_t>(column), static_cast<double>(v));

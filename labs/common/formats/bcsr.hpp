@@ -3,18 +3,18 @@
 ///
 /// The matrix is cut by a fixed grid into r x c tiles; every tile that holds at least one
 /// entry is stored as a dense block of r*c values, row-major inside the block, and blocks
-/// follow one another in block-row order. `col` holds the first column of each block (always
-/// a multiple of c, since the grid is fixed), and `ptr` indexes block rows the way CSR's
-/// row_ptr indexes rows. Block row ib owns blocks ptr[ib] .. ptr[ib+1]-1, which cover the
-/// rows ib*r .. ib*r + r-1.
+/// follow one another in block-row order. `col_idx` holds the first column of each block
+/// (always a multiple of c, since the grid is fixed), and `row_ptr` indexes block rows the
+/// way CSR's row_ptr indexes rows. Block row ib owns blocks row_ptr[ib] .. row_ptr[ib+1]-1,
+/// which cover the rows ib*r .. ib*r + r-1.
 ///
 /// Worked example, the kit's 4x4 matrix with 2x2 blocks (16 stored values for 9 entries:
 /// fill 16/9 = 1.78; `0` in a block is fill):
 /// @code
-///     A = | 1 7 | 0 0 |     ptr  = [0 2 4]
-///         | 0 2 | 8 0 |     col  = [0 2 0 2]
-///         |-----+-----|     vals = [1 7 0 2 | 0 0 8 0 | 5 0 0 6 | 3 9 0 4]
-///         | 5 0 | 3 9 |             block 0   block 1   block 2   block 3
+///     A = | 1 7 | 0 0 |     row_ptr = [0 2 4]
+///         | 0 2 | 8 0 |     col_idx = [0 2 0 2]
+///         |-----+-----|     vals    = [1 7 0 2 | 0 0 8 0 | 5 0 0 6 | 3 9 0 4]
+///         | 5 0 | 3 9 |                block 0   block 1   block 2   block 3
 ///         | 0 6 | 0 4 |
 /// @endcode
 /// With 3x3 blocks the grid does not divide 4, so the last block row and block column are
@@ -22,10 +22,10 @@
 /// neither read x nor write y past the end for them. 4 blocks x 9 = 36 values for 9 entries
 /// (fill 4.0):
 /// @code
-///     A = | 1 7 0 | 0 * * |     ptr  = [0 2 4]
-///         | 0 2 8 | 0 * * |     col  = [0 3 0 3]
-///         | 5 0 3 | 9 * * |     vals = [1 7 0 0 2 8 5 0 3 | 0 * * 0 * * 9 * * |
-///         |-------+-------|             0 6 0 * * * * * * | 4 * * * * * * * *]
+///     A = | 1 7 0 | 0 * * |     row_ptr = [0 2 4]
+///         | 0 2 8 | 0 * * |     col_idx = [0 3 0 3]
+///         | 5 0 3 | 9 * * |     vals    = [1 7 0 0 2 8 5 0 3 | 0 * * 0 * * 9 * * |
+///         |-------+-------|                0 6 0 * * * * * * | 4 * * * * * * * *]
 ///         | 0 6 0 | 4 * * |
 ///         | * * * | * * * |
 ///         | * * * | * * * |
@@ -51,10 +51,10 @@ struct BcsrView {
     int r;                 ///< rows per block (1..4)
     int c;                 ///< columns per block (1..4)
     index_t block_rows;    ///< ceil(rows / r)
-    index_t blocks;        ///< stored blocks (ptr[block_rows])
-    const index_t* ptr;    ///< block_rows+1 offsets into col (block index)
-    const index_t* col;    ///< first column of each block, a multiple of c
-    const T* vals;         ///< blocks * r * c values; block k starts at vals[k*r*c], row-major inside
+    index_t blocks;            ///< stored blocks (row_ptr[block_rows])
+    const index_t* row_ptr;    ///< block_rows+1 offsets into col_idx (block index)
+    const index_t* col_idx;    ///< first column of each block, a multiple of c
+    const T* vals;             ///< blocks * r * c values; block k starts at vals[k*r*c], row-major inside
 };
 
 /// @brief Limits that stop a BCSR conversion before it wastes memory on fill.
@@ -75,10 +75,9 @@ struct Bcsr {
     index_t cols = 0;            ///< number of columns
     int r = 1;                   ///< rows per block
     int c = 1;                   ///< columns per block
-    std::vector<index_t> ptr;    ///< block_rows()+1 offsets
-    std::vector<index_t> col;    ///< first column of each block
-    std::vector<T> vals;         ///< r*c values per block, fill = 0
-    count_t nnz = 0;             ///< entries of the matrix (fill not counted)
+    std::vector<index_t> row_ptr;  ///< block_rows()+1 offsets into col_idx
+    std::vector<index_t> col_idx;  ///< first column of each block
+    std::vector<T> vals;           ///< r*c values per block, fill = 0
 
     /// @brief Builds BCSR with r x c blocks from the hub. Throws kit::Error for r or c
     /// outside 1..4 or an unnormalized hub, and ConversionRefused, with the figures, when
@@ -90,15 +89,20 @@ struct Bcsr {
     /// cannot tell from fill.
     CooMatrix to_coo() const;
     /// @brief Number of block rows, ceil(rows / r).
-    index_t block_rows() const { return static_cast<index_t>(ptr.empty() ? 0 : ptr.size() - 1); }
+    index_t block_rows() const { return static_cast<index_t>(row_ptr.empty() ? 0 : row_ptr.size() - 1); }
     /// @brief Number of stored blocks.
-    index_t blocks() const { return static_cast<index_t>(col.size()); }
+    index_t blocks() const { return static_cast<index_t>(col_idx.size()); }
+    /// @brief Entries of the matrix (fill not counted).
+    count_t nnz() const { return nnz_; }
     /// @brief Stored values / nnz (1.0 means no fill at all): the f(r,c) of the autotuner.
-    double fill() const { return nnz ? static_cast<double>(vals.size()) / static_cast<double>(nnz) : 1.0; }
+    double fill() const { return nnz_ ? static_cast<double>(vals.size()) / static_cast<double>(nnz_) : 1.0; }
     /// @brief Host view of the arrays.
     BcsrView<T> view() const {
-        return {rows, cols, r, c, block_rows(), blocks(), ptr.data(), col.data(), vals.data()};
+        return {rows, cols, r, c, block_rows(), blocks(), row_ptr.data(), col_idx.data(), vals.data()};
     }
+
+private:
+    count_t nnz_ = 0;  // entries of the hub, set by from_coo: fill and explicit zeros look alike in vals
 };
 
 }  // namespace kit

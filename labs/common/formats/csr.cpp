@@ -12,10 +12,10 @@ Csr<T> Csr<T>::from_coo(const CooMatrix& A) {
     out.rows = A.rows;
     out.cols = A.cols;
     out.row_ptr.assign(static_cast<std::size_t>(A.rows) + 1, 0);
-    for (index_t r : A.row) ++out.row_ptr[static_cast<std::size_t>(r) + 1];
+    for (index_t r : A.row_idx) ++out.row_ptr[static_cast<std::size_t>(r) + 1];
     for (index_t i = 0; i < A.rows; ++i) out.row_ptr[i + 1] += out.row_ptr[i];
-    out.col_idx = A.col;  // row-major order already matches CSR order
-    out.vals.assign(A.val.begin(), A.val.end());
+    out.col_idx = A.col_idx;  // row-major order already matches CSR order
+    out.vals.assign(A.vals.begin(), A.vals.end());
     return out;
 }
 
@@ -24,11 +24,11 @@ CooMatrix Csr<T>::to_coo() const {
     CooMatrix A;
     A.rows = rows;
     A.cols = cols;
-    A.row.reserve(vals.size());
+    A.row_idx.reserve(vals.size());
     for (index_t i = 0; i < rows; ++i)
-        for (index_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) A.row.push_back(i);
-    A.col = col_idx;
-    A.val.assign(vals.begin(), vals.end());
+        for (index_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) A.row_idx.push_back(i);
+    A.col_idx = col_idx;
+    A.vals.assign(vals.begin(), vals.end());
     return A;
 }
 

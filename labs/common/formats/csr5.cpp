@@ -108,7 +108,7 @@ Csr5<T> Csr5<T>::from_csr(const Csr<T>& A, const Csr5Params& params) {
 
 template <class T>
 Csr5<T> Csr5<T>::from_coo(const CooMatrix& A, const Csr5Params& params) {
-    return build_csr5(Csr<T>::from_coo(A), A.row, params);  // the hub already holds each entry's row
+    return build_csr5(Csr<T>::from_coo(A), A.row_idx, params);  // the hub already holds each entry's row
 }
 
 template <class T>
@@ -145,18 +145,6 @@ std::vector<std::uint32_t> csr5_pack_bit_flags(const std::vector<std::uint64_t>&
         words[first / 32 + 1] |= static_cast<std::uint32_t>(placed >> 32);
     }
     return words;
-}
-
-CooMatrix csr5_example8x8() {
-    const std::vector<std::vector<index_t>> columns = {{0, 3, 6},          {0, 1, 2, 4, 7},          {2, 5},
-                                                       {1, 3, 4, 6},       {0, 2, 3, 4, 5, 7},       {1, 6},
-                                                       {0, 1, 2, 3, 4, 5, 6, 7}, {2, 3, 5, 7}};
-    CooMatrix A;
-    A.rows = A.cols = 8;
-    double value = 1;
-    for (index_t r = 0; r < 8; ++r)
-        for (index_t c : columns[r]) A.add(r, c, value++);
-    return A;
 }
 
 template struct Csr5<float>;

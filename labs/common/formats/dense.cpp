@@ -31,7 +31,7 @@ Dense<T> Dense<T>::from_coo(const CooMatrix& A, index_t lda) {
     d.lda = lda;
     d.vals.assign(static_cast<std::size_t>(lda) * A.cols, T(0));
     for (count_t k = 0; k < A.nnz(); ++k)
-        d.vals[A.row[k] + static_cast<std::size_t>(A.col[k]) * lda] += static_cast<T>(A.val[k]);
+        d.vals[A.row_idx[k] + static_cast<std::size_t>(A.col_idx[k]) * lda] += static_cast<T>(A.vals[k]);
     return d;
 }
 
@@ -40,9 +40,9 @@ Dense<T> Dense<T>::transposed_from_coo(const CooMatrix& A) {
     CooMatrix t;
     t.rows = A.cols;
     t.cols = A.rows;
-    t.row = A.col;
-    t.col = A.row;
-    t.val = A.val;
+    t.row_idx = A.col_idx;
+    t.col_idx = A.row_idx;
+    t.vals = A.vals;
     return from_coo(t);
 }
 

@@ -11,11 +11,12 @@ Dia<T> Dia<T>::from_coo(const CooMatrix& A, const DiaLimits& limits) {
     if (limits.pitch_multiple < 1) throw Error("Dia::from_coo: pitch_multiple must be at least 1");
     // Diagonal offsets range over [-(rows-1), cols-1]: index them by offset + rows.
     std::vector<index_t> slot_of(static_cast<std::size_t>(A.rows) + A.cols, -1);
-    for (std::size_t k = 0; k < A.val.size(); ++k) slot_of[static_cast<std::size_t>(A.col[k]) - A.row[k] + A.rows] = 0;
+    for (std::size_t k = 0; k < A.vals.size(); ++k)
+        slot_of[static_cast<std::size_t>(A.col_idx[k]) - A.row_idx[k] + A.rows] = 0;
     Dia<T> out;
     out.rows = A.rows;
     out.cols = A.cols;
-    out.nnz = A.nnz();
+    out.nnz_ = A.nnz();
     for (std::size_t i = 0; i < slot_of.size(); ++i)
         if (slot_of[i] == 0) {
             slot_of[i] = static_cast<index_t>(out.offsets.size());
@@ -35,10 +36,10 @@ Dia<T> Dia<T>::from_coo(const CooMatrix& A, const DiaLimits& limits) {
     }
     check_index_range("DIA pitch", pitch);
     out.pitch = static_cast<index_t>(pitch);
-    out.data.assign(static_cast<std::size_t>(slots), T(0));
-    for (std::size_t k = 0; k < A.val.size(); ++k) {
-        const index_t d = slot_of[static_cast<std::size_t>(A.col[k]) - A.row[k] + A.rows];
-        out.data[static_cast<std::size_t>(d) * out.pitch + A.row[k]] += static_cast<T>(A.val[k]);
+    out.vals.assign(static_cast<std::size_t>(slots), T(0));
+    for (std::size_t k = 0; k < A.vals.size(); ++k) {
+        const index_t d = slot_of[static_cast<std::size_t>(A.col_idx[k]) - A.row_idx[k] + A.rows];
+        out.vals[static_cast<std::size_t>(d) * out.pitch + A.row_idx[k]] += static_cast<T>(A.vals[k]);
     }
     return out;
 }
@@ -51,8 +52,8 @@ CooMatrix Dia<T>::to_coo() const {
     A.cols = cols;
     for (index_t d = 0; d < diagonals(); ++d)
         for (index_t r = 0; r < rows; ++r)
-            if (!is_padding(d, r) && data[static_cast<std::size_t>(d) * pitch + r] != T(0))
-                A.add(r, r + offsets[d], static_cast<double>(data[static_cast<std::size_t>(d) * pitch + r]));
+            if (!is_padding(d, r) && vals[static_cast<std::size_t>(d) * pitch + r] != T(0))
+                A.add(r, r + offsets[d], static_cast<double>(vals[static_cast<std::size_t>(d) * pitch + r]));
     A.normalize();
     return A;
 }

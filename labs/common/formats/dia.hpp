@@ -2,17 +2,17 @@
 /// @brief DIA (diagonal) format, with the conversions from and to the COO hub.
 ///
 /// Each occupied diagonal d (offset = col - row) is stored as a column of `pitch` slots:
-/// the entry (row, row + offsets[d]) lives at data[d * pitch + row]. Worked example, the
+/// the entry (row, row + offsets[d]) lives at vals[d * pitch + row]. Worked example, the
 /// kit's 4x4 matrix (Bell and Garland's figure), with pitch 4 for the drawing (the kit
 /// rounds the pitch up to a multiple of 32, so in memory each column has 28 more `*`):
 /// @code
 ///     A = | 1 7 0 0 |     offsets = [-2  0  1]
 ///         | 0 2 8 0 |
-///         | 5 0 3 9 |     data (one column per diagonal):   | *  1  7 |
+///         | 5 0 3 9 |     vals (one column per diagonal):   | *  1  7 |
 ///         | 0 6 0 4 |                                       | *  2  8 |
 ///                                                           | 5  3  9 |
 ///                                                           | 6  4  * |
-///     stored as data = [* * 5 6 | 1 2 3 4 | 7 8 9 *]
+///     stored as vals = [* * 5 6 | 1 2 3 4 | 7 8 9 *]
 /// @endcode
 /// `*` marks padding: a slot whose column row + offset falls outside the matrix, or a row
 /// past the end (row >= rows, up to the pitch). Padding slots hold 0, so a kernel may
@@ -40,7 +40,7 @@ struct DiaView {
     index_t diagonals;       ///< number of stored diagonals
     index_t pitch;           ///< slots per diagonal (>= rows)
     const index_t* offsets;  ///< offset (col - row) of each diagonal, ascending
-    const T* data;           ///< data[d * pitch + row]
+    const T* vals;           ///< vals[d * pitch + row]
 };
 
 /// @brief Limits that stop a DIA conversion before it exhausts memory.
@@ -57,8 +57,7 @@ struct Dia {
     index_t cols = 0;              ///< number of columns
     index_t pitch = 0;             ///< slots per diagonal
     std::vector<index_t> offsets;  ///< offset of each stored diagonal, ascending
-    std::vector<T> data;           ///< offsets.size() * pitch slots, padding = 0
-    count_t nnz = 0;               ///< entries of the matrix (not counting padding)
+    std::vector<T> vals;           ///< offsets.size() * pitch slots, padding = 0
 
     /// @brief Builds DIA from the hub; throws ConversionRefused, with the figures, when the
     /// padded size would exceed the limits.
@@ -75,10 +74,15 @@ struct Dia {
         const count_t col = static_cast<count_t>(row) + offsets[d];
         return row >= rows || col < 0 || col >= cols;
     }
+    /// @brief Entries of the matrix (not counting padding).
+    count_t nnz() const { return nnz_; }
     /// @brief Stored slots / nnz (1.0 means no padding at all).
-    double fill() const { return nnz ? static_cast<double>(data.size()) / nnz : 1.0; }
+    double fill() const { return nnz_ ? static_cast<double>(vals.size()) / nnz_ : 1.0; }
     /// @brief Host view of the arrays.
-    DiaView<T> view() const { return {rows, cols, diagonals(), pitch, offsets.data(), data.data()}; }
+    DiaView<T> view() const { return {rows, cols, diagonals(), pitch, offsets.data(), vals.data()}; }
+
+private:
+    count_t nnz_ = 0;  // entries of the hub, set by from_coo: padding and explicit zeros look alike in vals
 };
 
 /// @brief The run note of a DIA matrix: "DIA: 5 diagonals, pitch 4, fill 2.22 (stored slots / nonzeros)".

@@ -21,12 +21,12 @@ Ell<T> Ell<T>::from_coo(const CooMatrix& A, const EllLimits& limits) {
     if (limits.pitch_multiple < 1) throw Error("Ell::from_coo: pitch_multiple must be at least 1");
     // Longest row and where it is, from the sorted hub: the figures the refusal reports.
     index_t width = 0, longest = 0;
-    for (std::size_t k = 0, start = 0; k < A.val.size(); ++k) {
-        if (k > 0 && A.row[k] != A.row[k - 1]) start = k;
+    for (std::size_t k = 0, start = 0; k < A.vals.size(); ++k) {
+        if (k > 0 && A.row_idx[k] != A.row_idx[k - 1]) start = k;
         const auto len = static_cast<index_t>(k - start + 1);
         if (len > width) {
             width = len;
-            longest = A.row[k];
+            longest = A.row_idx[k];
         }
     }
     const count_t pitch = round_up(A.rows, limits.pitch_multiple);
@@ -61,16 +61,16 @@ Ell<T> Ell<T>::first_entries_of_rows(const CooMatrix& A, index_t width, index_t 
     out.vals.assign(slots, T(0));
     if (left_out) left_out->clear();
     index_t slot = 0;  // position of entry k inside its row
-    for (std::size_t k = 0; k < A.val.size(); ++k) {
-        slot = (k > 0 && A.row[k] == A.row[k - 1]) ? slot + 1 : 0;
+    for (std::size_t k = 0; k < A.vals.size(); ++k) {
+        slot = (k > 0 && A.row_idx[k] == A.row_idx[k - 1]) ? slot + 1 : 0;
         if (slot >= width) {
             if (left_out) left_out->push_back(static_cast<count_t>(k));
             continue;
         }
-        const std::size_t at = static_cast<std::size_t>(slot) * out.pitch + A.row[k];
-        out.col_idx[at] = A.col[k];
-        out.vals[at] = static_cast<T>(A.val[k]);
-        ++out.nnz;
+        const std::size_t at = static_cast<std::size_t>(slot) * out.pitch + A.row_idx[k];
+        out.col_idx[at] = A.col_idx[k];
+        out.vals[at] = static_cast<T>(A.vals[k]);
+        ++out.nnz_;
     }
     return out;
 }

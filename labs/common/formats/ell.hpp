@@ -57,7 +57,6 @@ struct Ell {
     index_t pitch = 0;             ///< slots per ELL column (rows rounded up)
     std::vector<index_t> col_idx;  ///< width * pitch columns, kPadding in padding
     std::vector<T> vals;           ///< width * pitch values, 0 in padding
-    count_t nnz = 0;               ///< entries stored (not counting padding)
 
     /// @brief Builds ELL with width = the longest row; throws ConversionRefused, with the
     /// figures (longest row, slots, nnz, limit), when the padded size would exceed the limits.
@@ -79,10 +78,15 @@ struct Ell {
     bool is_padding(index_t k, index_t row) const {
         return col_idx[static_cast<std::size_t>(k) * pitch + row] == kPadding;
     }
+    /// @brief Entries stored (not counting padding).
+    count_t nnz() const { return nnz_; }
     /// @brief Stored slots / nnz (1.0 means no padding at all).
-    double fill() const { return nnz ? static_cast<double>(vals.size()) / nnz : 1.0; }
+    double fill() const { return nnz_ ? static_cast<double>(vals.size()) / nnz_ : 1.0; }
     /// @brief Host view of the arrays.
     EllView<T> view() const { return {rows, cols, width, pitch, col_idx.data(), vals.data()}; }
+
+private:
+    count_t nnz_ = 0;  // entries stored, counted by the conversion (so nnz() need not scan col_idx)
 };
 
 /// @brief The run note of an ELL matrix: "ELL: width 3, pitch 4, fill 1.33 (stored slots / nonzeros)".

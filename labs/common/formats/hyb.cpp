@@ -27,7 +27,7 @@ template <class T>
 Hyb<T> Hyb<T>::from_coo(const CooMatrix& A, const HybOptions& options) {
     if (!A.is_normalized()) throw Error("Hyb::from_coo: hub matrix is not normalized (call normalize())");
     std::vector<index_t> lengths(static_cast<std::size_t>(A.rows), 0);
-    for (index_t r : A.row) ++lengths[r];
+    for (index_t r : A.row_idx) ++lengths[r];
     Hyb<T> out;
     out.rows = A.rows;
     out.cols = A.cols;
@@ -39,9 +39,9 @@ Hyb<T> Hyb<T>::from_coo(const CooMatrix& A, const HybOptions& options) {
     out.coo.col_idx.reserve(rest.size());
     out.coo.vals.reserve(rest.size());
     for (count_t k : rest) {  // positions come in hub order, so the COO part stays sorted by row
-        out.coo.row_idx.push_back(A.row[k]);
-        out.coo.col_idx.push_back(A.col[k]);
-        out.coo.vals.push_back(static_cast<T>(A.val[k]));
+        out.coo.row_idx.push_back(A.row_idx[k]);
+        out.coo.col_idx.push_back(A.col_idx[k]);
+        out.coo.vals.push_back(static_cast<T>(A.vals[k]));
     }
     return out;
 }
@@ -50,9 +50,9 @@ template <class T>
 CooMatrix Hyb<T>::to_coo() const {
     CooMatrix A = ell.to_coo();
     const CooMatrix B = coo.to_coo();
-    A.row.insert(A.row.end(), B.row.begin(), B.row.end());
-    A.col.insert(A.col.end(), B.col.begin(), B.col.end());
-    A.val.insert(A.val.end(), B.val.begin(), B.val.end());
+    A.row_idx.insert(A.row_idx.end(), B.row_idx.begin(), B.row_idx.end());
+    A.col_idx.insert(A.col_idx.end(), B.col_idx.begin(), B.col_idx.end());
+    A.vals.insert(A.vals.end(), B.vals.begin(), B.vals.end());
     A.normalize();
     return A;
 }

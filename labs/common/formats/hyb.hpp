@@ -74,7 +74,7 @@ struct Hyb {
     /// @brief Converts back to the hub (both parts merged, padding dropped).
     CooMatrix to_coo() const;
     /// @brief Entries of the matrix (ELL part + COO part).
-    count_t nnz() const { return ell.nnz + static_cast<count_t>(coo.vals.size()); }
+    count_t nnz() const { return ell.nnz() + coo.nnz(); }
     /// @brief Stored slots / nnz: ELL slots (padding included) plus COO entries.
     double fill() const {
         return nnz() ? static_cast<double>(ell.vals.size() + coo.vals.size()) / static_cast<double>(nnz()) : 1.0;
@@ -87,7 +87,7 @@ struct Hyb {
 /// @param m [in] matrix
 template <class T>
 std::string describe_layout(const Hyb<T>& m) {
-    return "HYB: K = " + std::to_string(m.ell.width) + " (ELL part " + std::to_string(m.ell.nnz) + " entries in " +
+    return "HYB: K = " + std::to_string(m.ell.width) + " (ELL part " + std::to_string(m.ell.nnz()) + " entries in " +
            std::to_string(m.ell.vals.size()) + " slots), COO part " + std::to_string(m.coo.vals.size()) +
            " entries, fill " + format_fill(m.fill());
 }

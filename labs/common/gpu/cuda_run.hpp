@@ -128,21 +128,24 @@ RunResult run_on_cuda(const std::vector<double>& x, const std::vector<double>& y
 
 /// @brief Builds the RunFunction of a CUDA variant from its host and device formats and kernel.
 ///
-/// The returned function converts the hub matrix to HostFormat<T> once, uploads it as
-/// DeviceFormat<T>, runs `call(device.view(), x, y)` through run_on_cuda, and fills in the
-/// bytes model and the note from the host container it built.
+/// The returned function converts the hub matrix to HostFormat<T> once (`convert`), uploads it
+/// as DeviceFormat<T> (gpu/device_formats.hpp), runs `call(device.view(), x, y)` through
+/// run_on_cuda, and fills in the bytes model and the note from the host container it built.
+/// The device copy is not const: a format with scratch (CSR5's carries) gives its view from a
+/// mutable copy.
 /// @param call     [in] generic callable call(device view, const T* x, T* y) launching the kernel
 /// @param bytes    [in] generic callable bytes(const HostFormat<T>&, count_t value_bytes) -> count_t
 /// @param describe [in] generic callable describe(const HostFormat<T>&) -> std::string, the run's note
+/// @param convert  [in] generic callable convert(const CooMatrix&, const RunOptions&, T{}) -> HostFormat<T>
 template <template <class> class HostFormat, template <class> class DeviceFormat, class Call, class Bytes,
-          class Describe = NoNote>
-RunFunction cuda_variant(Call call, Bytes bytes, Describe describe = {}) {
-    return [call, bytes, describe](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                                   const RunOptions& opt) {
+          class Describe = NoNote, class Convert = FromCoo<HostFormat>>
+RunFunction cuda_variant(Call call, Bytes bytes, Describe describe = {}, Convert convert = {}) {
+    return [call, bytes, describe, convert](const CooMatrix& A, const std::vector<double>& x,
+                                            const std::vector<double>& y, const RunOptions& opt) {
         return dispatch_precision(opt.precision, [&](auto tag) {
             using T = decltype(tag);
-            const HostFormat<T> host = HostFormat<T>::from_coo(A);
-            const DeviceFormat<T> dev(host);
+            const HostFormat<T> host = convert(A, opt, tag);
+            DeviceFormat<T> dev(host);
             RunResult out = run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { call(dev.view(), xp, yp); });
             out.bytes = bytes(host, static_cast<count_t>(sizeof(T)));
             out.note = describe(host);

@@ -1,5 +1,6 @@
 /// @file device_formats.hpp
-/// @brief Every format copied to the GPU (COO, CSR, DIA, ELL, HYB, BCSR, CSR5), with the views kernels take.
+/// @brief Every format copied to the GPU (COO, CSR, CSR with its merge path, dense, DIA, ELL, HYB,
+/// BCSR, CSR5), with the views kernels take.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "formats/coo.hpp"
 #include "formats/csr.hpp"
 #include "formats/csr5.hpp"
+#include "formats/dense.hpp"
 #include "formats/dia.hpp"
 #include "formats/hyb.hpp"
 #include "gpu/device_buffer.hpp"
@@ -30,6 +32,45 @@ struct DeviceCsr {
     CsrView<T> view() const {
         return {rows, cols, static_cast<index_t>(vals.size()), row_ptr.data(), col_idx.data(), vals.data()};
     }
+};
+
+/// @brief CSR on the GPU with its merge path (Merrill and Garland) cut into tiles: the coordinate
+/// of every tile boundary is found once, at upload, as cuSPARSE's preprocessing is, so that no
+/// call searches it again.
+///
+/// The kernel's lab decides the tiling (lab 02: cuda::MergeTiling): `Tiling::Coord` is a point
+/// on the merge path, `Tiling::tiles<T>(rows, nnz)` the number of tiles, and
+/// `Tiling::partition(CsrView<T>, Coord*)` writes the tiles + 1 boundaries on the GPU.
+template <class T, class Tiling>
+struct DeviceCsrMerge {
+    using Coord = typename Tiling::Coord;  ///< a point on the merge path
+    DeviceCsr<T> csr;                      ///< the matrix
+    DeviceBuffer<Coord> tile_start;        ///< coordinate of each tile boundary
+    /// @brief Uploads a host CSR and partitions its merge path. @param h [in] host matrix
+    explicit DeviceCsrMerge(const Csr<T>& h)
+        : csr(h), tile_start(static_cast<std::size_t>(Tiling::template tiles<T>(h.rows, h.nnz())) + 1) {
+        Tiling::partition(csr.view(), tile_start.data());
+    }
+    /// @brief What the merge kernel takes: the matrix and its partition.
+    struct View {
+        CsrView<T> A;             ///< the matrix (device pointers)
+        const Coord* tile_start;  ///< tiles + 1 boundaries (device)
+    };
+    /// @brief View with device pointers.
+    View view() const { return {csr.view(), tile_start.data()}; }
+};
+
+/// @brief A column-major dense matrix in GPU memory (lab 09's GEMV).
+template <class T>
+struct DeviceDense {
+    index_t rows = 0;        ///< rows
+    index_t cols = 0;        ///< columns
+    index_t lda = 0;         ///< leading dimension
+    DeviceBuffer<T> vals;    ///< lda * cols values
+    /// @brief Uploads a host dense matrix. @param h [in] host matrix
+    explicit DeviceDense(const Dense<T>& h) : rows(h.rows), cols(h.cols), lda(h.lda), vals(h.vals) {}
+    /// @brief View with device pointers.
+    DenseView<T> view() const { return {rows, cols, lda, vals.data()}; }
 };
 
 /// @brief COO arrays in GPU memory.
@@ -56,13 +97,13 @@ struct DeviceDia {
     index_t cols = 0;                ///< number of columns
     index_t pitch = 0;               ///< slots per diagonal
     DeviceBuffer<index_t> offsets;   ///< offset of each diagonal
-    DeviceBuffer<T> data;            ///< data[d * pitch + row], padding = 0
+    DeviceBuffer<T> vals;            ///< vals[d * pitch + row], padding = 0
     /// @brief Uploads a host DIA. @param h [in] host matrix
     explicit DeviceDia(const Dia<T>& h)
-        : rows(h.rows), cols(h.cols), pitch(h.pitch), offsets(h.offsets), data(h.data) {}
+        : rows(h.rows), cols(h.cols), pitch(h.pitch), offsets(h.offsets), vals(h.vals) {}
     /// @brief View with device pointers.
     DiaView<T> view() const {
-        return {rows, cols, static_cast<index_t>(offsets.size()), pitch, offsets.data(), data.data()};
+        return {rows, cols, static_cast<index_t>(offsets.size()), pitch, offsets.data(), vals.data()};
     }
 };
 
@@ -97,19 +138,19 @@ struct DeviceHyb {
 template <class T>
 struct DeviceBcsr {
     BcsrView<T> shape;              ///< sizes and block shape (host pointers: do not dereference)
-    DeviceBuffer<index_t> ptr;      ///< block-row offsets
-    DeviceBuffer<index_t> col;      ///< first column of each block
+    DeviceBuffer<index_t> row_ptr;  ///< block-row offsets
+    DeviceBuffer<index_t> col_idx;  ///< first column of each block
     DeviceBuffer<T> vals;           ///< r*c values per block
     DeviceBuffer<T> partial;        ///< blocks*r partial sums, written by kernel 1 of the two-kernel scheme
     /// @brief Uploads a host BCSR and allocates the scratch. @param h [in] host matrix
     explicit DeviceBcsr(const Bcsr<T>& h)
-        : shape(h.view()), ptr(h.ptr), col(h.col), vals(h.vals),
+        : shape(h.view()), row_ptr(h.row_ptr), col_idx(h.col_idx), vals(h.vals),
           partial(static_cast<std::size_t>(h.blocks()) * h.r) {}
     /// @brief View with device pointers.
     BcsrView<T> view() const {
         BcsrView<T> v = shape;
-        v.ptr = ptr.data();
-        v.col = col.data();
+        v.row_ptr = row_ptr.data();
+        v.col_idx = col_idx.data();
         v.vals = vals.data();
         return v;
     }

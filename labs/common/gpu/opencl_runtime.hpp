@@ -2,9 +2,9 @@
 /// @brief The kit's OpenCL runtime: device choice, one context and queue, programs built once
 /// and cached, buffers, and timing with profiling events.
 ///
-/// Device choice: KIT_CL_PLATFORM / KIT_CL_DEVICE (indices, or a substring of the name;
-/// `spmv-kit --cl-platform/--cl-device` set them), else the first GPU of any platform,
-/// else the first device of any platform (PoCL on a laptop or in CI).
+/// Device choice: RunOptions::opencl (`spmv-kit --cl-platform/--cl-device`), else
+/// KIT_CL_PLATFORM / KIT_CL_DEVICE (indices, or a substring of the name), else the first GPU
+/// of any platform, else the first device of any platform (PoCL on a laptop or in CI).
 #pragma once
 
 #include <map>
@@ -176,6 +176,45 @@ RunResult run_on_opencl(const std::vector<double>& x, const std::vector<double>&
         clReleaseEvent(begin);
     }
     return out;
+}
+
+/// @brief A kernel of an embedded .cl file, as Runtime::kernel builds it.
+struct KernelSource {
+    const char* file;    ///< the .cl file, for messages and the program cache
+    const char* source;  ///< its text, embedded by the build
+    const char* kernel;  ///< the __kernel's name
+};
+
+/// @brief Builds the RunFunction of an OpenCL variant from its host format, its copy on the
+/// device and its launch: the OpenCL counterpart of cuda_variant.
+///
+/// The returned function converts the hub matrix to HostFormat<T> once (`convert`), uploads it
+/// as ClFormat (gpu/opencl_formats.hpp), builds the kernel with `options(precision)` (once: the
+/// runtime caches programs), runs `launch(kernel, device copy, x, y)` through run_on_opencl,
+/// and fills in the bytes model and the note from the host container.
+/// @param src      [in] the kernel's .cl file and name
+/// @param options  [in] callable options(Precision) -> std::string, the build options
+/// @param launch   [in] generic callable launch(cl_kernel, const ClFormat&, const Buffer& x, Buffer& y) -> cl_event
+/// @param bytes    [in] generic callable bytes(const HostFormat<T>&, count_t value_bytes) -> count_t
+/// @param describe [in] generic callable describe(const HostFormat<T>&) -> std::string, the run's note
+/// @param convert  [in] generic callable convert(const CooMatrix&, const RunOptions&, T{}) -> HostFormat<T>
+template <template <class> class HostFormat, class ClFormat, class Options, class Launch, class Bytes,
+          class Describe = NoNote, class Convert = FromCoo<HostFormat>>
+RunFunction opencl_variant(KernelSource src, Options options, Launch launch, Bytes bytes, Describe describe = {},
+                           Convert convert = {}) {
+    return [=](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt) {
+        return dispatch_precision(opt.precision, [&](auto tag) {
+            using T = decltype(tag);
+            const HostFormat<T> host = convert(A, opt, tag);
+            const ClFormat dev(host);
+            cl_kernel k = runtime().kernel(src.file, src.source, options(opt.precision), src.kernel);
+            RunResult out =
+                run_on_opencl<T>(x, y, opt, [&](const Buffer& dx, Buffer& dy) { return launch(k, dev, dx, dy); });
+            out.bytes = bytes(host, static_cast<count_t>(sizeof(T)));
+            out.note = describe(host);
+            return out;
+        });
+    };
 }
 
 }  // namespace kit::ocl

@@ -93,8 +93,10 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
 }  // namespace
 
 DeviceInfo choose_device() {
-    const char* want_platform = std::getenv("KIT_CL_PLATFORM");
-    const char* want_device = std::getenv("KIT_CL_DEVICE");
+    // The run options' choice (opencl_choice), else the environment's.
+    const OpenClChoice& chosen = opencl_choice();
+    const char* want_platform = chosen.platform.empty() ? std::getenv("KIT_CL_PLATFORM") : chosen.platform.c_str();
+    const char* want_device = chosen.device.empty() ? std::getenv("KIT_CL_DEVICE") : chosen.device.c_str();
     std::optional<DeviceInfo> first_any, first_gpu;
     const auto plats = platforms();
     for (std::size_t pi = 0; pi < plats.size(); ++pi) {
@@ -109,9 +111,10 @@ DeviceInfo choose_device() {
     }
     if (first_gpu) return *first_gpu;
     if (first_any) return *first_any;
-    throw BackendUnavailable("no OpenCL device matches KIT_CL_PLATFORM='" + std::string(want_platform ? want_platform : "") +
-                             "' KIT_CL_DEVICE='" + std::string(want_device ? want_device : "") +
-                             "'; run 'clinfo -l' to list platforms and devices");
+    throw BackendUnavailable("no OpenCL device matches platform '" + std::string(want_platform ? want_platform : "") +
+                             "' device '" + std::string(want_device ? want_device : "") +
+                             "' (--cl-platform/--cl-device, or KIT_CL_PLATFORM/KIT_CL_DEVICE); run 'clinfo -l' to "
+                             "list platforms and devices");
 }
 
 Runtime::Runtime(const DeviceInfo& dev) : dev_(dev) {

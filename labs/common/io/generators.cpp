@@ -98,6 +98,26 @@ CooMatrix generate_stencil2d(int nx, int ny) {
     return A;  // generated in row-major order already
 }
 
+namespace {
+
+/// Adds row (x, y, z) of the 3-D stencil on an n^3 grid: its 7 or 27 neighbours inside the grid,
+/// in column order.
+void add_stencil3d_row(CooMatrix& A, int n, int points, int x, int y, int z) {
+    const index_t r = (z * n + y) * n + x;
+    const auto inside = [n](int v) { return v >= 0 && v < n; };
+    for (int dz = -1; dz <= 1; ++dz)
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                const int manhattan = std::abs(dx) + std::abs(dy) + std::abs(dz);
+                if (points == 7 && manhattan > 1) continue;
+                const int X = x + dx, Y = y + dy, Z = z + dz;
+                if (!inside(X) || !inside(Y) || !inside(Z)) continue;
+                A.add(r, (Z * n + Y) * n + X, manhattan == 0 ? points - 1.0 : -1.0);
+            }
+}
+
+}  // namespace
+
 CooMatrix generate_stencil3d(int n, int points) {
     require(points == 7 || points == 27, "stencil3d supports 7 or 27 points, got " + std::to_string(points));
     require(n >= 1 && static_cast<count_t>(n) * n * n <= (count_t{1} << 30), "stencil3d needs 1 <= n and n^3 <= 2^30");
@@ -106,18 +126,7 @@ CooMatrix generate_stencil3d(int n, int points) {
     A.rows = A.cols = n * n * n;
     for (int z = 0; z < n; ++z)
         for (int y = 0; y < n; ++y)
-            for (int x = 0; x < n; ++x) {
-                const index_t r = (z * n + y) * n + x;
-                for (int dz = -1; dz <= 1; ++dz)
-                    for (int dy = -1; dy <= 1; ++dy)
-                        for (int dx = -1; dx <= 1; ++dx) {
-                            const int manhattan = std::abs(dx) + std::abs(dy) + std::abs(dz);
-                            if (points == 7 && manhattan > 1) continue;
-                            const int X = x + dx, Y = y + dy, Z = z + dz;
-                            if (X < 0 || Y < 0 || Z < 0 || X >= n || Y >= n || Z >= n) continue;
-                            A.add(r, (Z * n + Y) * n + X, manhattan == 0 ? points - 1.0 : -1.0);
-                        }
-            }
+            for (int x = 0; x < n; ++x) add_stencil3d_row(A, n, points, x, y, z);
     return A;
 }
 
@@ -239,7 +248,17 @@ CooMatrix example4x4() {
 void randomize_values(CooMatrix& A, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> value(-1.0, 1.0);
-    for (double& v : A.val) v = value(rng);
+    for (double& v : A.vals) v = value(rng);
+}
+
+RandomXY random_xy(index_t cols, index_t rows, std::uint64_t seed) {
+    require(cols >= 0 && rows >= 0, "random_xy needs non-negative lengths");
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    RandomXY v{std::vector<double>(static_cast<std::size_t>(cols)), std::vector<double>(static_cast<std::size_t>(rows))};
+    for (double& e : v.x) e = u(rng);
+    for (double& e : v.y) e = u(rng);
+    return v;
 }
 
 }  // namespace kit

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "formats/coo.hpp"
 
@@ -90,6 +91,20 @@ CooMatrix generate_random(int rows, int cols, int per_row, std::uint64_t seed);
 
 /// @brief The kit's 4x4 example: [[1,7,0,0],[0,2,8,0],[5,0,3,9],[0,6,0,4]].
 CooMatrix example4x4();
+
+/// @brief The vectors of an SpMV problem, as random_xy draws them.
+struct RandomXY {
+    std::vector<double> x;  ///< cols values
+    std::vector<double> y;  ///< rows values
+};
+
+/// @brief Deterministic pseudo-random x (cols values) and y (rows values), uniform in [-1, 1]:
+/// x first, then y, from one stream seeded by `seed`.
+///
+/// The one place the kit draws random vectors (drivers, benchmarks, tests): zeros or ones would
+/// hide unwritten outputs and wrong indexing.
+/// @param cols [in] length of x  @param rows [in] length of y  @param seed [in] random seed
+RandomXY random_xy(index_t cols, index_t rows, std::uint64_t seed);
 
 /// @brief Replaces every value by a deterministic pseudo-random value in [-1, 1].
 ///

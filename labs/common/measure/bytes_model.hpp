@@ -37,6 +37,14 @@ inline count_t csr_bytes(count_t rows, count_t cols, count_t nnz, count_t value_
     return (rows + 1) * 4 + nnz * (4 + value_bytes) + vector_bytes(rows, cols, value_bytes);
 }
 
+/// @brief CSR with its merge path partitioned into tiles (lab 02's merge-based kernel): the CSR
+/// arrays and vectors, plus the two tile coordinates (row and nonzero, 4 B each) every tile reads.
+/// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param tiles [in] tiles
+/// @param value_bytes [in] sizeof(T)
+inline count_t csr_merge_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles, count_t value_bytes) {
+    return csr_bytes(rows, cols, nnz, value_bytes) + 2 * tiles * (4 + 4);
+}
+
 /// @brief DIA: the offsets (4 B each), every stored slot of the diagonal array (padding
 /// included: the kernel reads it), plus the vectors.
 /// @param rows [in] rows  @param cols [in] columns  @param diagonals [in] stored diagonals
@@ -69,6 +77,15 @@ inline count_t bcsr_bytes(count_t rows, count_t cols, count_t blocks, count_t r,
     return (block_rows + 1) * 4 + blocks * 4 + blocks * r * c * value_bytes + vector_bytes(rows, cols, value_bytes);
 }
 
+/// @brief BCSR run by the two-kernel scheme: bcsr_bytes, plus the r partial sums of each block
+/// that the first kernel writes and the second reads back.
+/// @param rows [in] rows  @param cols [in] columns  @param blocks [in] stored blocks
+/// @param r [in] block rows  @param c [in] block columns  @param value_bytes [in] sizeof(T)
+inline count_t bcsr_two_kernel_bytes(count_t rows, count_t cols, count_t blocks, count_t r, count_t c,
+                                     count_t value_bytes) {
+    return bcsr_bytes(rows, cols, blocks, r, c, value_bytes) + 2 * blocks * r * value_bytes;
+}
+
 /// @brief CSR5: the CSR arrays, tile_ptr (4 B per tile + 1), the tile descriptors as read
 /// (`descriptor_bits` per lane of each complete tile: 64 for the whole word, sigma where only
 /// the packed bit_flags are read), plus the empty_offset_ptr and empty_offset lists (4 B per
@@ -92,9 +109,11 @@ inline count_t dense_bytes(count_t rows, count_t cols, count_t value_bytes) {
 
 /// @brief Dense bytes of a dense container (rows, cols). @param m [in] matrix
 /// @param value_bytes [in] sizeof(T)
+/// @param transposed [in] true when m stores A^T and the GEMV multiplies by its transpose:
+/// then x has m.rows values and y m.cols
 template <class Matrix>
-count_t dense_bytes_of(const Matrix& m, count_t value_bytes) {
-    return dense_bytes(m.rows, m.cols, value_bytes);
+count_t dense_bytes_of(const Matrix& m, count_t value_bytes, bool transposed = false) {
+    return transposed ? dense_bytes(m.cols, m.rows, value_bytes) : dense_bytes(m.rows, m.cols, value_bytes);
 }
 
 /// @brief CSR bytes of a CSR container (anything with rows, cols and nnz()). @param m [in] matrix
@@ -136,6 +155,20 @@ count_t hyb_bytes_of(const Matrix& m, count_t value_bytes) {
 template <class Matrix>
 count_t bcsr_bytes_of(const Matrix& m, count_t value_bytes) {
     return bcsr_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
+}
+
+/// @brief CSR merge bytes of a CSR container cut into `tiles` tiles (csr_merge_bytes).
+/// @param m [in] matrix  @param tiles [in] tiles of its merge path  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t csr_merge_bytes_of(const Matrix& m, count_t tiles, count_t value_bytes) {
+    return csr_merge_bytes(m.rows, m.cols, m.nnz(), tiles, value_bytes);
+}
+
+/// @brief Two-kernel BCSR bytes of a BCSR container (bcsr_two_kernel_bytes).
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t bcsr_two_kernel_bytes_of(const Matrix& m, count_t value_bytes) {
+    return bcsr_two_kernel_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
 }
 
 /// @brief CSR5 bytes of a CSR5 container, its descriptors read `descriptor_bits` per lane.

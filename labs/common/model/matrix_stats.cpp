@@ -38,19 +38,19 @@ count_t distinct_block_cols(const index_t* cols, std::size_t n) {
 void count_blocks(const CooMatrix& A, int r, count_t blocks[4]) {
     std::fill(blocks, blocks + 4, 0);
     std::vector<index_t> merged, tmp;
-    const std::size_t n = A.val.size();
-    const index_t* col = A.col.data();
+    const std::size_t n = A.vals.size();
+    const index_t* col = A.col_idx.data();
     for (std::size_t begin = 0; begin < n;) {
-        const index_t block_row = A.row[begin] / r;
+        const index_t block_row = A.row_idx[begin] / r;
         std::size_t end = begin;
-        while (end < n && A.row[end] == A.row[begin]) ++end;
+        while (end < n && A.row_idx[end] == A.row_idx[begin]) ++end;
         const index_t* cols = col + begin;
         std::size_t count = end - begin;
-        if (r > 1 && end < n && A.row[end] / r == block_row) {
+        if (r > 1 && end < n && A.row_idx[end] / r == block_row) {
             merged.assign(cols, cols + count);
-            while (end < n && A.row[end] / r == block_row) {
+            while (end < n && A.row_idx[end] / r == block_row) {
                 std::size_t row_end = end;
-                while (row_end < n && A.row[row_end] == A.row[end]) ++row_end;
+                while (row_end < n && A.row_idx[row_end] == A.row_idx[end]) ++row_end;
                 tmp.resize(merged.size() + (row_end - end));
                 std::merge(merged.begin(), merged.end(), col + end, col + row_end, tmp.begin());
                 merged.swap(tmp);
@@ -71,12 +71,12 @@ void count_blocks(const CooMatrix& A, int r, count_t blocks[4]) {
 /// fastest, but is only used when it is no larger than one double per entry; otherwise
 /// the offsets are sorted.
 index_t count_diagonals(const CooMatrix& A) {
-    const std::size_t n = A.val.size();
+    const std::size_t n = A.vals.size();
     const std::uint64_t span = static_cast<std::uint64_t>(A.rows) + static_cast<std::uint64_t>(A.cols);
     if (span / 64 <= n) {
         std::vector<std::uint64_t> used(span / 64 + 1, 0);
         for (std::size_t k = 0; k < n; ++k) {
-            const std::uint64_t d = static_cast<std::uint64_t>(static_cast<count_t>(A.col[k]) - A.row[k] + A.rows);
+            const std::uint64_t d = static_cast<std::uint64_t>(static_cast<count_t>(A.col_idx[k]) - A.row_idx[k] + A.rows);
             used[d / 64] |= std::uint64_t{1} << (d % 64);
         }
         count_t total = 0;
@@ -84,7 +84,7 @@ index_t count_diagonals(const CooMatrix& A) {
         return static_cast<index_t>(total);
     }
     std::vector<count_t> offsets(n);
-    for (std::size_t k = 0; k < n; ++k) offsets[k] = static_cast<count_t>(A.col[k]) - A.row[k];
+    for (std::size_t k = 0; k < n; ++k) offsets[k] = static_cast<count_t>(A.col_idx[k]) - A.row_idx[k];
     std::sort(offsets.begin(), offsets.end());
     return static_cast<index_t>(std::unique(offsets.begin(), offsets.end()) - offsets.begin());
 }
@@ -101,8 +101,8 @@ double bcsr_fill_ratio(const CooMatrix& A, int r, int c) {
     }
     // wider blocks than the stats table uses: sort the block coordinates
     std::vector<std::pair<index_t, index_t>> coords;
-    coords.reserve(A.val.size());
-    for (std::size_t k = 0; k < A.val.size(); ++k) coords.emplace_back(A.row[k] / r, A.col[k] / c);
+    coords.reserve(A.vals.size());
+    for (std::size_t k = 0; k < A.vals.size(); ++k) coords.emplace_back(A.row_idx[k] / r, A.col_idx[k] / c);
     std::sort(coords.begin(), coords.end());
     const auto distinct = std::unique(coords.begin(), coords.end()) - coords.begin();
     return static_cast<double>(distinct) * r * c / static_cast<double>(A.nnz());
@@ -120,9 +120,9 @@ MatrixStats compute_stats(const CooMatrix& A_in) {
     index_t shortest = 0, longest = 0;
     double sum_sq_dev = 0;
     const double mean = A.rows > 0 ? static_cast<double>(s.nnz) / A.rows : 0.0;
-    for (std::size_t k = 0; k < A.val.size();) {
+    for (std::size_t k = 0; k < A.vals.size();) {
         std::size_t e = k;
-        while (e < A.val.size() && A.row[e] == A.row[k]) ++e;
+        while (e < A.vals.size() && A.row_idx[e] == A.row_idx[k]) ++e;
         const auto len = static_cast<index_t>(e - k);
         shortest = nonempty == 0 ? len : std::min(shortest, len);
         longest = std::max(longest, len);

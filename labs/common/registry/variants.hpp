@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,16 +21,28 @@
 
 namespace kit {
 
+/// @brief Which OpenCL device to run on: for the platform and the device, an index or a part
+/// of the name. Empty: $KIT_CL_PLATFORM / $KIT_CL_DEVICE, else the first GPU, else the first device.
+struct OpenClChoice {
+    std::string platform;  ///< platform index or name part ("": the default rule)
+    std::string device;    ///< device index or name part ("": the default rule)
+    /// @brief True if nothing is chosen.
+    bool empty() const { return platform.empty() && device.empty(); }
+};
+
 /// @brief How to run a variant.
 struct RunOptions {
     Precision precision = Precision::f64;  ///< working precision
     int repeats = 0;                       ///< cold timed repeats after the checked run (0: none); see timing.hpp
     int warmup = 2;                        ///< untimed runs before the timed ones
     int steady_calls = 0;                  ///< calls timed back to back for the steady figure (0: none)
-    /// Format parameters by name, e.g. "block_r" and "block_c" (BCSR) or "csr5_sigma" (CSR5).
-    /// A name that is absent means the format's default or its autotuner. Each lab documents
-    /// the names its variants read, so no lab's knowledge lives in the kit's common options.
+    /// Format parameters by name, as each variant declares them (Variant::tunables, with their
+    /// ranges). A name that is absent means the format's default or its autotuner; no lab's
+    /// names live in the kit's common options.
     std::map<std::string, int> tunables;
+    /// The OpenCL device; it takes effect through backend_unavailable(Backend, const RunOptions&),
+    /// and the first OpenCL use in a process fixes the device for the rest of it.
+    OpenClChoice opencl;
     /// @brief The tunable `name`, or 0 when it is not set. @param name [in] tunable name
     int tunable(const std::string& name) const {
         const auto it = tunables.find(name);
@@ -54,17 +67,81 @@ struct RunResult {
 using RunFunction = std::function<RunResult(const CooMatrix& A, const std::vector<double>& x,
                                             const std::vector<double>& y, const RunOptions& opt)>;
 
+/// @brief One format parameter a variant reads from RunOptions::tunables, declared once in its
+/// lab's registration so that the CLI can offer it and check_tunables() can check it; no other
+/// code spells its range.
+struct Tunable {
+    std::string name;  ///< key in RunOptions::tunables, e.g. a block dimension
+    int min = 0;       ///< smallest accepted value
+    int max = 0;       ///< largest accepted value
+    std::string help;  ///< one line: what it sets
+    bool powers_of_two = false;  ///< only powers of two in min..max are built
+    /// Tunables of one group are set together, and a variant reads one group at a time (a
+    /// launch shape given as block size and height, or as columns per warp); "": its own group.
+    std::string group = {};
+};
+
+/// @brief Roles a lab declares for a variant (Variant::roles), for the tools that treat some
+/// kernels apart (the benchmark's targets, the GEMV sweep) without naming them.
+namespace role {
+/// Splits the work evenly whatever the row lengths: held to a target of its own against the vendor's CSR.
+inline const std::string load_balanced = "load-balanced";
+/// The kernel a user runs without a model: the "always this kernel" rule the format model must beat.
+inline const std::string default_choice = "default-choice";
+/// Takes its launch shape from tunables, which the GEMV sweep tunes per size.
+inline const std::string shape_tuned = "shape-tuned";
+/// Multiplies by the transpose of the stored matrix.
+inline const std::string transposed = "transposed";
+}  // namespace role
+
 /// @brief One SpMV kernel on one backend.
 struct Variant {
-    std::string name;     ///< kernel name, e.g. "csr-vector"; unique per backend
+    std::string name;     ///< kernel name, "<format>-<how>" by convention; unique per backend
     Backend backend;      ///< where it runs
-    std::string lab;      ///< lab folder, e.g. "02-csr"
+    std::string lab;      ///< lab folder, NN-name
     int step;             ///< step of the lab's handout that writes it
     std::string summary;  ///< one line: how threads map to data
     RunFunction run;      ///< the whole path: convert, upload, run, time, download
     /// Optional: a lab's own bytes model per multiply-add (2 flops) for a value of the given
     /// size, when the lab teaches one (lab 07's case study); the benchmark reports the bound it implies.
     std::function<double(int value_bytes)> lab_bytes_per_2flops = {};
+    /// The format parameters it reads (RunOptions::tunables), with their ranges; empty: none.
+    std::vector<Tunable> tunables = {};
+    /// The family a user picks it from: kernels over the same stored entries in the same order
+    /// ("csr" for the CSR kernels, CSR5 and the segmented COO kernel; "dense" for GEMV); "": its own.
+    std::string family = {};
+    /// Its roles (kit::role), for the benchmark; empty: none.
+    std::set<std::string> roles = {};
+    /// @brief True if the lab declared role `r` for it. @param r [in] a kit::role
+    bool has_role(const std::string& r) const { return roles.count(r) > 0; }
+    /// @brief The declaration of tunable `name`, or nullptr if the variant reads no such tunable.
+    /// @param tunable_name [in] key in RunOptions::tunables
+    const Tunable* find_tunable(const std::string& tunable_name) const {
+        for (const Tunable& t : tunables)
+            if (t.name == tunable_name) return &t;
+        return nullptr;
+    }
+};
+
+/// @brief A command-line spelling of a group of tunables, offered by the lab that reads them
+/// (`spmv-kit run OPTION VALUE`), so the CLI parses it without knowing the lab.
+struct TunableOption {
+    std::string option;  ///< e.g. "--block"
+    std::string syntax;  ///< what VALUE looks like, for --help
+    std::string help;    ///< one line for --help
+    /// VALUE -> the tunables it sets (an empty map leaves the defaults); throws Error on a
+    /// malformed VALUE. Ranges are checked afterwards, against the variant's declarations.
+    std::function<std::map<std::string, int>(const std::string& value)> parse;
+};
+
+/// @brief A lab's own program run as an `spmv-kit` subcommand (a profiler, a calibration):
+/// the CLI lists and runs it by the name it registers, never by the lab's name.
+struct LabTool {
+    std::string name;   ///< subcommand, e.g. "calibrate"
+    std::string lab;    ///< lab folder that owns it
+    std::string usage;  ///< one line for `spmv-kit --help`
+    /// Runs it on the arguments after the subcommand; returns the exit status, throws kit::Error.
+    std::function<int(const std::vector<std::string>& args)> run;
 };
 
 /// @brief All variants the kit was built with.
@@ -81,10 +158,33 @@ public:
     /// @brief The variant with this name and backend, or nullptr.
     /// @param name [in] kernel name  @param backend [in] backend
     const Variant* find(const std::string& name, Backend backend) const;
+    /// @brief Adds a lab's subcommand. @param tool [in] the tool (its name must be new)
+    void add_tool(LabTool tool);
+    /// @brief Every lab tool, in registration order.
+    const std::vector<LabTool>& tools() const { return tools_; }
+    /// @brief The tool named `name`, or nullptr. @param name [in] subcommand
+    const LabTool* find_tool(const std::string& name) const;
+    /// @brief Adds a lab's command-line spelling of its tunables. @param option [in] the option
+    void add_option(TunableOption option) { options_.push_back(std::move(option)); }
+    /// @brief Every tunable option, in registration order.
+    const std::vector<TunableOption>& options() const { return options_; }
 
 private:
     std::vector<Variant> variants_;
+    std::vector<LabTool> tools_;
+    std::vector<TunableOption> options_;
 };
+
+/// @brief Every setting of `v`'s tunables that a search should try: one group at a time, the
+/// product of its tunables' values (powers of two where declared so, else every value).
+/// @param v [in] the variant
+std::vector<std::map<std::string, int>> tunable_settings(const Variant& v);
+
+/// @brief Checks every tunable set in `opt` against `v`'s declarations: the one place where a
+/// tunable's range is enforced for user input. Throws Error naming the tunable, its range and
+/// its help, or the tunables `v` reads when it reads no such name.
+/// @param v [in] the variant to run  @param opt [in] the options holding the tunables
+void check_tunables(const Variant& v, const RunOptions& opt);
 
 /// @brief The registry, filled on first use with every lab's variants.
 const Registry& registry();
@@ -92,6 +192,14 @@ const Registry& registry();
 /// @brief Why a backend cannot run here (not built in, no device), or nothing if it can.
 /// @param b [in] backend
 std::optional<std::string> backend_unavailable(Backend b);
+
+/// @brief As backend_unavailable(b), on the device `opt` chooses: its OpenCL choice becomes the
+/// process's (an error once another device is in use). @param b [in] backend
+/// @param opt [in] run options (their OpenCL choice)
+std::optional<std::string> backend_unavailable(Backend b, const RunOptions& opt);
+
+/// @brief The OpenCL device chosen through backend_unavailable(b, opt) (empty if none was).
+const OpenClChoice& opencl_choice();
 
 /// @brief Description of the device a backend runs on ("" if unavailable).
 /// @param b [in] backend
@@ -161,21 +269,38 @@ struct NoNote {
     }
 };
 
+/// @brief The conversion a variant makes unless it names another: Format<T>::from_coo(A).
+/// A variant whose format takes parameters (a block shape, a tile size, a transpose) passes
+/// its own callable of the same form to cpu_variant or cuda_variant.
+template <template <class> class Format>
+struct FromCoo {
+    /// @brief Format<T>::from_coo(A). @param A [in] hub matrix  @param opt [in] run options (unused)
+    /// @param tag [in] T{}, the working precision
+    template <class T>
+    Format<T> operator()(const CooMatrix& A, const RunOptions& opt, T tag) const {
+        (void)opt;
+        (void)tag;
+        return Format<T>::from_coo(A);
+    }
+};
+
 /// @brief Builds the RunFunction of a CPU variant from its format and kernel.
 ///
-/// The returned function converts the hub matrix to Format<T> (Format<T>::from_coo) once,
-/// runs `call(format.view(), x, y)` through run_on_cpu, and fills in the bytes model and the
-/// note from the container it built.
+/// The returned function converts the hub matrix to Format<T> once (`convert`), runs
+/// `call(format.view(), x, y)` through run_on_cpu, and fills in the bytes model and the note
+/// from the container it built.
 /// @param call     [in] generic callable call(view, const T* x, T* y) invoking the kernel
 /// @param bytes    [in] generic callable bytes(const Format<T>&, count_t value_bytes) -> count_t
 /// @param describe [in] generic callable describe(const Format<T>&) -> std::string, the run's note
-template <template <class> class Format, class Call, class Bytes, class Describe = NoNote>
-RunFunction cpu_variant(Call call, Bytes bytes, Describe describe = {}) {
-    return [call, bytes, describe](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
-                                   const RunOptions& opt) {
+/// @param convert  [in] generic callable convert(const CooMatrix&, const RunOptions&, T{}) -> Format<T>
+template <template <class> class Format, class Call, class Bytes, class Describe = NoNote,
+          class Convert = FromCoo<Format>>
+RunFunction cpu_variant(Call call, Bytes bytes, Describe describe = {}, Convert convert = {}) {
+    return [call, bytes, describe, convert](const CooMatrix& A, const std::vector<double>& x,
+                                            const std::vector<double>& y, const RunOptions& opt) {
         return dispatch_precision(opt.precision, [&](auto tag) {
             using T = decltype(tag);
-            const Format<T> m = Format<T>::from_coo(A);
+            const Format<T> m = convert(A, opt, tag);
             RunResult out = run_on_cpu<T>(x, y, opt, [&](const T* xp, T* yp) { call(m.view(), xp, yp); });
             out.bytes = bytes(m, static_cast<count_t>(sizeof(T)));
             out.note = describe(m);

@@ -33,7 +33,7 @@ fails=0
 for i in $(seq 1 20); do
   b="$race/b$i"
   make --no-print-directory -s -j2 BUILD="$b" features "$b/gen/labs-none.cpp" "$b/$objdir/labs/common/core/types.cpp.o" \
-       "$b/$objdir/cli/cli_args.cpp.o" "$b/$objdir/gen/labs-none.cpp.o" > "$race/log$i" 2>&1 || { fails=$((fails + 1)); tail -5 "$race/log$i"; }
+       "$b/$objdir/cli/problem_setup.cpp.o" "$b/$objdir/gen/labs-none.cpp.o" > "$race/log$i" 2>&1 || { fails=$((fails + 1)); tail -5 "$race/log$i"; }
   rm -rf "$b"
 done
 rm -rf "$race"

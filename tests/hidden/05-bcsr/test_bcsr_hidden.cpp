@@ -50,7 +50,7 @@ std::vector<std::pair<std::string, Problem>> ragged_problems() {
             const double got = observe([&] { return kit::bcsr::estimate_fill(A, row_ptr, r, c, 1.0); });
             const double want = kit::bcsr_fill_ratio(A, r, c);
             if (std::abs(got - want) > 1e-12 * want)
-                return ::testing::AssertionFailure() << "05-bcsr step 4: '" << label << "' " << r << "x" << c
+                return ::testing::AssertionFailure() << step_note(4) << "'" << label << "' " << r << "x" << c
                                                      << ": estimate at sigma 1 is " << got << ", exact fill " << want;
         }
     return ::testing::AssertionSuccess();
@@ -112,8 +112,8 @@ TEST(Step4_FillEstimate, EmptySampleFallsBackToEveryBlockRow) {
         const double no_entries =
             observe([&] { return kit::bcsr::estimate_fill(empty, kit::hub_row_ptr(empty), 3, 3, 0.5); });
 
-        EXPECT_NEAR(fallback, 4260.0 / 2580.0, 1e-12) << "05-bcsr step 4: an empty sample uses every block row";
-        EXPECT_EQ(no_entries, 1.0) << "05-bcsr step 4: a matrix with no entries has fill 1";
+        EXPECT_NEAR(fallback, 4260.0 / 2580.0, 1e-12) << step_note(4) << "an empty sample uses every block row";
+        EXPECT_EQ(no_entries, 1.0) << step_note(4) << "a matrix with no entries has fill 1";
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }
@@ -130,9 +130,9 @@ TEST(Step5_ChooseBlock, TiesGoToTheSmallerBlock) {
 
         const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
 
-        EXPECT_EQ(choice.best.r, 1) << "05-bcsr step 5: ties go to the first shape in r-major order";
-        EXPECT_EQ(choice.best.c, 1) << "05-bcsr step 5: ties go to the first shape in r-major order";
-        EXPECT_DOUBLE_EQ(choice.best.estimate, 50.0) << "05-bcsr step 5";
+        EXPECT_EQ(choice.best.r, 1) << step_note(5) << "ties go to the first shape in r-major order";
+        EXPECT_EQ(choice.best.c, 1) << step_note(5) << "ties go to the first shape in r-major order";
+        EXPECT_DOUBLE_EQ(choice.best.estimate, 50.0) << step_note(5);
     } catch (const std::exception& e) {
         FAIL() << e.what();
     }

@@ -62,7 +62,7 @@ TEST(Step1_GemvCpu, HostileGallery) { EXPECT_TRUE(pair_passes("gemv", Backend::c
 TEST(Step2_GemvThreadCuda, HostileApi) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
-    EXPECT_TRUE(passes_api("cuda::gemv_thread_per_output", Backend::cuda, 2, hostile_cases(), GEMV_THREAD_CALL));
+    EXPECT_TRUE(passes_api("cuda::gemv_thread", Backend::cuda, 2, hostile_cases(), GEMV_THREAD_CALL));
 #endif
 }
 

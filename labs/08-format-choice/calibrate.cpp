@@ -1,0 +1,245 @@
+// spmv-kit calibrate (lab 08's tool, found through the registry): measures the device
+// parameters of lab 08's time model on the CUDA GPU and writes them as a text file for $KIT_DEVICE_PARAMS. Measured, each on a matrix of its own (none of
+// the benchmark's): DRAM bandwidth (the kit's read/copy ceiling); the launch cost (csr-scalar on
+// the 4x4 example, all launch and no data); the chains: one row of 2^18 entries walked by one
+// thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
+// entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
+// row_ns); and 2^17 rows of 64 random entries walked one thread per row (csr-scalar:
+// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); 8 diagonals 4096 apart
+// walked by dia-naive in float (4-byte loads per lane, each diagonal's x from its own lines:
+// narrow_gbs); a band of 8 diagonals walked by coo-segmented in double (coo_gbs); a band of 64 diagonals
+// whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
+// threads to fill DRAM: latency_ns by Little's law). Read from the device: SMs, resident warps
+// per SM, warp width. Kept at the documented H100 defaults: clock, lanes, L1, gather and PCIe
+// figures (format_model.hpp); edit the file to change them.
+#include "calibrate.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "check/checked_run.hpp"
+#include "core/args.hpp"
+#include "core/kit_error.hpp"
+#include "io/generators.hpp"
+#include "measure/bandwidth_ceiling.hpp"
+#include "measure/bytes_model.hpp"
+#include "model/format_model.hpp"
+#include "registry/variants.hpp"
+#include "time_model.hpp"
+#if KIT_HAVE_CUDA
+#include "gpu/cuda_run.hpp"
+#endif
+
+namespace kit::model {
+namespace {
+
+const char* kHelp =
+    "usage: spmv-kit calibrate [--out FILE]   (default FILE: device_params.txt)\n\n"
+    "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
+    "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
+    "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
+    "rows of 64 random entries, the DRAM rate of 4-byte loads per lane (dia-naive in float on 8\n"
+    "diagonals 4096 apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals)\n"
+    "and DRAM's latency under load (dia-vec4 in float on a band too short to fill the GPU), each\n"
+    "on a matrix of its own, reads the SMs and resident threads of the device, and writes them as\n"
+    "the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
+    "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
+
+constexpr index_t kLongRow = 1 << 18;     // one row this long: the chains dwarf a launch
+constexpr index_t kShortRows = 1 << 22;   // this many one-entry rows: the rows dwarf the bytes
+constexpr index_t kSectorRows = 1 << 17;  // rows of kSectorRowLength random entries for sector_gbs
+constexpr int kSectorRowLength = 64;
+constexpr index_t kNarrowRows = 1 << 21;  // a band this tall and kNarrowDiagonals wide: DRAM dwarfs a launch
+constexpr index_t kNarrowDiagonals = 8;
+constexpr index_t kNarrowSpacing = 4096;   // rows between its diagonals: no two share x's lines in L1
+constexpr index_t kLatencyDiagonals = 64;  // the latency band: DRAM's latency dwarfs a launch
+constexpr double kLatencyShare = 0.125;    // its dia-vec4 threads, a share of the resident ones
+
+CooMatrix one_long_row(index_t n) {
+    CooMatrix A;
+    A.rows = 1;
+    A.cols = n;
+    for (index_t j = 0; j < n; ++j) A.add(0, j, 1.0);
+    A.normalize();
+    return A;
+}
+
+/// rows x exactly kSectorRowLength entries at random columns (kit::generate_random varies the
+/// row lengths, and the atomic figure assumes every warp's 32 lanes hit one row): long enough
+/// rows that csr-scalar's lines overflow L1.
+CooMatrix random_rows(index_t rows) {
+    CooMatrix A;
+    A.rows = A.cols = rows;
+    std::uint64_t state = 12345;
+    for (index_t i = 0; i < rows; ++i)
+        for (int k = 0; k < kSectorRowLength; ++k) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // a fixed LCG: the same matrix every run
+            A.add(i, static_cast<index_t>((state >> 33) % static_cast<std::uint64_t>(rows)), 1.0);
+        }
+    A.normalize();
+    return A;
+}
+
+CooMatrix identity(index_t n) {
+    CooMatrix A;
+    A.rows = A.cols = n;
+    for (index_t i = 0; i < n; ++i) A.add(i, i, 1.0);
+    A.normalize();
+    return A;
+}
+
+/// Cold median (ms) of a CUDA variant on A in `precision`, checked against the oracle first.
+double cold_ms(const std::string& variant, const CooMatrix& A, Precision precision = Precision::f64) {
+    const Variant* v = registry().find(variant, Backend::cuda);
+    if (!v) throw Error(variant + " is not built in");
+    const Reference ref(A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0));
+    RunOptions opt;
+    opt.repeats = 20;
+    opt.steady_calls = 0;
+    opt.precision = precision;
+    const CheckedRun run = run_checked(*v, ref, opt);
+    if (run.status != RunStatus::ok) throw Error(variant + ": " + run.message);
+    return run.result.median_ms();
+}
+
+/// (time - launch) / steps in ns, at least 0.001 ns (a file value must be positive).
+double per_step_ns(double ms, double launch_ns, double steps) { return std::max(1e-3, (ms * 1e6 - launch_ns) / steps); }
+
+/// amount / (time - launch): a rate per ns (bytes per ns = GB/s), the time less a launch
+/// counted as at least 1 ns.
+double per_ns(double amount, double ms, double launch_ns) { return amount / std::max(1.0, ms * 1e6 - launch_ns); }
+
+/// DIA bytes of a band of rows x `diagonals` diagonals (any spacing) in float, at the DIA container's default pitch.
+double float_band_bytes(index_t rows, index_t diagonals) {
+    return static_cast<double>(dia_bytes(rows, rows, diagonals, StorageInputs{}.pitch_for(rows), 4));
+}
+
+/// COO bytes of A in double (three arrays, x and y).
+double double_coo_bytes(const CooMatrix& A) { return static_cast<double>(coo_bytes(A.rows, A.cols, A.nnz(), 8)); }
+
+/// The measured ceiling and the device's shape: bandwidth, SMs, resident warps, warp width.
+std::string measure_device(DeviceParams& p) {
+    const BandwidthCeiling c = measure_device_ceiling(Backend::cuda, std::size_t(1) << 30, 10);
+    p.device = c.device;
+    p.bandwidth_gbs = c.gbs;
+#if KIT_HAVE_CUDA
+    const CudaShape shape = cuda_device_shape();
+    p.sms = shape.sms;
+    p.warp = shape.warp;
+    p.warps_per_sm = shape.threads_per_sm / shape.warp;
+#endif
+    return c.how;
+}
+
+/// The launch cost and the chains: one long row walked by a thread, a warp and atomics, and
+/// many one-entry rows of a warp each.
+void measure_chains(DeviceParams& p) {
+    p.launch_us = cold_ms("csr-scalar", example4x4()) * 1e3;
+    const double launch_ns = p.launch_us * 1e3;
+    const CooMatrix row = one_long_row(kLongRow);
+    p.step_ns = per_step_ns(cold_ms("csr-scalar", row), launch_ns, kLongRow);
+    p.warp_step_ns = per_step_ns(cold_ms("csr-vector", row), launch_ns, (kLongRow + 31) / 32);
+    p.atomic_ns = per_step_ns(cold_ms("coo-atomic", row), launch_ns, kLongRow);
+    p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
+}
+
+/// The stream rates: csr-scalar's sectors and coo-atomic's lanes on random rows, dia-naive's
+/// 4-byte loads, coo-segmented's entries.
+void measure_rates(DeviceParams& p) {
+    const double launch_ns = p.launch_us * 1e3;
+    const CooMatrix random = random_rows(kSectorRows);
+    // a double value and a 4-byte column index per entry, in bytes per ns = GB/s
+    p.sector_gbs = per_ns(12.0 * static_cast<double>(random.nnz()), cold_ms("csr-scalar", random), launch_ns);
+    // rows of 64: every warp's 32 lanes add into one y entry
+    p.atomic_lanes_per_ns = per_ns(32.0 * static_cast<double>(random.nnz()), cold_ms("coo-atomic", random), launch_ns);
+    // dia-naive in float: each lane loads one 4-byte value per diagonal, and x from L2 (its
+    // diagonals lie too far apart to share lines), as on a stencil's
+    p.narrow_gbs = per_ns(
+        float_band_bytes(kNarrowRows, kNarrowDiagonals),
+        cold_ms("dia-naive", generate_band(kNarrowRows, kNarrowDiagonals, kNarrowSpacing), Precision::f32), launch_ns);
+    // coo-segmented in double on a band (x read in order, so no gathers): COO's stream rate
+    const CooMatrix coo_band = generate_band(kNarrowRows, kNarrowDiagonals, 1);
+    p.coo_gbs = per_ns(double_coo_bytes(coo_band), cold_ms("coo-segmented", coo_band), launch_ns);
+}
+
+/// DRAM's latency by Little's law: dia-vec4 in float with kLatencyShare of the resident
+/// threads, each with its quads (16 bytes) of one unrolled pair of diagonals in flight, as
+/// predict_kernel counts them; latency = bytes in flight / rate. Returns the band's rows.
+index_t measure_latency(DeviceParams& p) {
+    const double threads = kLatencyShare * resident_threads(p);
+    const index_t short_rows = 4 * static_cast<index_t>(threads);
+    const double flight_bytes = kLatencyDiagonals * 16.0 / unrolled_rounds(kLatencyDiagonals, kQuadLoopUnroll);
+    const double short_gbs =
+        per_ns(float_band_bytes(short_rows, kLatencyDiagonals),
+               cold_ms("dia-vec4", generate_band(short_rows, kLatencyDiagonals, 1), Precision::f32), p.launch_us * 1e3);
+    p.latency_ns = threads * flight_bytes / short_gbs;
+    return short_rows;
+}
+
+/// The file's header: how each measured key was measured.
+std::string calibration_header(const std::string& ceiling_how, index_t latency_rows) {
+    return "lab 08 device parameters, written by calibrate\nbandwidth_gbs: " + ceiling_how +
+           "; launch_us: cold median of csr-scalar on the 4x4 example\n"
+           "step_ns, warp_step_ns, atomic_ns: csr-scalar, csr-vector, coo-atomic on one row of " +
+           std::to_string(kLongRow) +
+           " entries, less a launch, per step\n"
+           "row_ns: csr-vector on " +
+           std::to_string(kShortRows) +
+           " one-entry rows, less a launch, per row\n"
+           "sector_gbs: csr-scalar on " +
+           std::to_string(kSectorRows) + " rows of " + std::to_string(kSectorRowLength) +
+           " random entries (double), value and index bytes per second\n"
+           "atomic_lanes_per_ns: coo-atomic on the same rows, 32 lanes per entry's warp\n"
+           "narrow_gbs: dia-naive (float) on " +
+           std::to_string(kNarrowRows) + " rows and " + std::to_string(kNarrowDiagonals) + " diagonals " +
+           std::to_string(kNarrowSpacing) +
+           " apart, DIA bytes per second less a launch\n"
+           "coo_gbs: coo-segmented (double) on a band of " +
+           std::to_string(kNarrowRows) + " rows and " + std::to_string(kNarrowDiagonals) +
+           " diagonals, COO bytes per second less a launch\n"
+           "latency_ns: dia-vec4 (float) on a band of " +
+           std::to_string(latency_rows) + " rows and " + std::to_string(kLatencyDiagonals) +
+           " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
+           "sms, warps_per_sm, warp: the device's properties\n"
+           "the other keys are the documented H100 defaults (format_model.hpp)";
+}
+
+}  // namespace
+
+int calibrate_main(const std::vector<std::string>& args) {
+    const Args a(args, {"--out"}, {"--help"}, "calibrate");
+    if (a.has("--help")) {
+        std::cout << kHelp;
+        return 0;
+    }
+    if (!a.positional().empty()) {
+        std::cerr << "calibrate: takes no file\n\n" << kHelp;
+        return 2;
+    }
+    const std::string out = a.get("--out", "device_params.txt");
+    if (auto why = backend_unavailable(Backend::cuda)) throw BackendUnavailable("CUDA: " + *why);
+    DeviceParams p = h100_defaults();
+    const std::string ceiling_how = measure_device(p);
+    measure_chains(p);
+    measure_rates(p);
+    const index_t latency_rows = measure_latency(p);
+    write_device_params(out, p, calibration_header(ceiling_how, latency_rows));
+    std::printf(
+        "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
+        "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, "
+        "%d SMs x %d warps -> %s\n",
+        p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
+        p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.narrow_gbs, p.coo_gbs, p.latency_ns, p.sms, p.warps_per_sm,
+        out.c_str());
+    return 0;
+}
+
+LabTool calibrate_tool() {
+    return {"calibrate", "08-format-choice",
+            "calibrate [--out FILE]    measure the device parameters of the format model (GPU)", calibrate_main};
+}
+
+}  // namespace kit::model

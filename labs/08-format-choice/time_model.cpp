@@ -1,0 +1,41 @@
+#include "time_model.hpp"
+
+#include <algorithm>
+
+namespace kit::model {
+
+double resident_threads(const DeviceParams& p) { return static_cast<double>(p.sms) * p.warps_per_sm * p.warp; }
+
+double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes) {
+    return std::clamp(threads, 1.0, resident_threads(p)) * flight_bytes /
+           p.latency_ns;  // an empty matrix still launches
+}
+
+double unrolled_rounds(count_t trips, int unroll) {
+    const count_t u = std::max(1, unroll);
+    return trips <= 0 ? 0.0 : static_cast<double>(trips / u + trips % u);
+}
+
+double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll) {
+    if (pmf.rows <= 0) return 0;
+    double sum = 0;
+    for (std::size_t len = 1; len < pmf.rows_with.size(); ++len)
+        sum += static_cast<double>(pmf.rows_with[len]) * unrolled_rounds(static_cast<count_t>(len), unroll);
+    return sum / pmf.rows;
+}
+
+double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p) {
+    const double resident = resident_threads(p);
+    const double entries_per_line = std::max(1.0, p.line_bytes / value_bytes);
+    double ns = 0;
+    for (std::size_t len = static_cast<std::size_t>(std::max<index_t>(skip, 0)) + 1; len < pmf.rows_with.size();
+         ++len) {
+        if (pmf.rows_with[len] == 0) continue;
+        const double n = static_cast<double>(len) - static_cast<double>(skip);  // atomics per row
+        const double lines = std::max(1.0, resident / n / entries_per_line);
+        ns += static_cast<double>(pmf.rows_with[len]) * n * p.atomic_ns / lines;
+    }
+    return ns * 1e-6;
+}
+
+}  // namespace kit::model
