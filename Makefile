@@ -39,13 +39,15 @@ $(error LAB=$(LAB): $(filter-out $(LABS),$(SEL_LABS)) is not a lab; choose all, 
 endif
 endif
 
+# ---------------------------------------------------------------- dependencies
+# GoogleTest, Google Benchmark, OpenCL, zlib and bzip2, looked for where clusters keep them
+# (NAME_ROOT, pkg-config, the compiler's path, conda, Spack): see scripts/setup/find_deps.mk.
+include scripts/setup/find_deps.mk
+
 # ---------------------------------------------------------------- features
 HAVE_CUDA   := $(if $(NVCC),1,0)
-HAVE_OPENCL := $(if $(and $(wildcard /usr/include/CL/cl.h),$(shell ls /usr/lib/*/libOpenCL.so /usr/lib/libOpenCL.so 2>/dev/null)),1,0)
-HAVE_GTEST  := $(if $(wildcard /usr/include/gtest/gtest.h),1,0)
-# Compressed Matrix Market input (.mtx.gz, .mtx.bz2); without the library the reader says what to install.
-HAVE_ZLIB   := $(if $(wildcard /usr/include/zlib.h),1,0)
-HAVE_BZIP2  := $(if $(wildcard /usr/include/bzlib.h),1,0)
+# HAVE_OPENCL, HAVE_GTEST, HAVE_ZLIB and HAVE_BZIP2 (compressed Matrix Market input, .mtx.gz and
+# .mtx.bz2; without the library the reader says what to install) come from the dependencies' search above.
 
 # GPU architecture: SM= (one, or a list for a fat binary: SM="80 90"), else the local GPU,
 # else one architecture (sm_90 + PTX): a machine without a GPU only needs the code to
@@ -82,23 +84,23 @@ DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT
 # added separately so that `make CXXFLAGS=...` never drops include paths or defines.
 CXXFLAGS  ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(EXTRA_CXXFLAGS)
-KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(EXTRA_NVCCFLAGS)
+KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(DEP_CFLAGS) $(EXTRA_CXXFLAGS)
+KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(DEP_CFLAGS) $(EXTRA_NVCCFLAGS)
+# The dependencies' folders outside the compiler's search path (empty where they are in /usr).
+DEP_CFLAGS    = $(OPENCL_CFLAGS) $(ZLIB_CFLAGS) $(BZIP2_CFLAGS) $(GTEST_CFLAGS)
 $(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
 $(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
 $(OBJ)/tests/%: TEST_INCLUDES := -Itests/support
 # The tests are the kit's specification: a warning in them is an error.
 $(OBJ)/tests/%: EXTRA_CXXFLAGS += -Werror
 $(OBJ)/tests/%: EXTRA_NVCCFLAGS += -Xcompiler -Werror
-LDLIBS    := -lpthread $(if $(filter 1,$(HAVE_ZLIB)),-lz) $(if $(filter 1,$(HAVE_BZIP2)),-lbz2)
+LDLIBS    := -lpthread $(ZLIB_LDLIBS) $(BZIP2_LDLIBS)
 ifeq ($(HAVE_CUDA),1)
 EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
 LDLIBS    += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
 endif
-ifeq ($(HAVE_OPENCL),1)
-LDLIBS    += -lOpenCL
-endif
-GTEST_LIBS := -lgtest -lpthread
+LDLIBS    += $(OPENCL_LDLIBS)
+GTEST_LIBS := $(GTEST_LDLIBS) -lpthread
 
 # ---------------------------------------------------------------- sources
 # A file's suffix picks its compiler and the feature it needs:
@@ -261,7 +263,7 @@ DRIVER_BINS  = $(foreach l,$(SEL_LABS),$(patsubst labs/$(l)/%_main.cpp,$(BUILD)/
 KIT_BIN      = $(BUILD)/$(IMPL)/bin/spmv-kit
 KIT_GOALS    = features $(KIT_BIN)
 
-.PHONY: all binaries kit deps run test sanitize docs starter check-starter verify-starter check-judge dist-student clean help features FORCE
+.PHONY: all binaries kit deps deps-info run test sanitize docs starter check-starter verify-starter check-judge dist-student clean help features FORCE
 
 ## all            build spmv-kit, the lab drivers and every test binary (IMPL=reference|starter)
 all:
@@ -269,23 +271,31 @@ all:
 # What all builds, in its sub-make. The CLI tests drive the reference spmv-kit, so the student
 # edition (no reference/) has none.
 KIT_TEST_BINS = $(BUILD)/bin/test_common $(if $(wildcard reference),$(BUILD)/bin/test_cli) $(LAB_KIT_TESTS)
-binaries: features $(KIT_BIN) $(DRIVER_BINS) $(TEST_BINS) $(KIT_TEST_BINS)
+# Without GoogleTest the rest still builds (features says the tests were skipped, and why);
+# the targets that run tests stop first, naming what to set (need_gtest).
+binaries: features $(KIT_BIN) $(DRIVER_BINS) $(if $(filter 1,$(HAVE_GTEST)),$(TEST_BINS) $(KIT_TEST_BINS))
+need_gtest = @if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest $(GTEST_WHY). To get it without root: $(dep_hint_GTEST). 'make deps-info' shows where each dependency was looked for" >&2; exit 1; fi
 
 features:
 	@if [ "$(HAVE_CUDA)" = 0 ]; then echo "note: CUDA skipped: nvcc not found (install the CUDA Toolkit, or set NVCC=/path/to/nvcc); building the CPU and OpenCL parts only"; fi
 	@if [ "$(HAVE_CUDA)" = 1 ] && [ -z "$(SM)" ] && [ -z "$(SM_DETECTED)" ]; then echo "note: no GPU found: CUDA code built for sm_$(SM_DEFAULT) only (set SM=<arch> for your cluster's GPUs, e.g. SM=80)"; fi
-	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: CL/cl.h or libOpenCL.so missing (run 'make deps')"; fi
-	@if [ "$(HAVE_ZLIB)" = 0 ]; then echo "note: gzip input (.mtx.gz) unsupported: zlib.h missing (run 'make deps': zlib1g-dev)"; fi
-	@if [ "$(HAVE_BZIP2)" = 0 ]; then echo "note: bzip2 input (.mtx.bz2) unsupported: bzlib.h missing (run 'make deps': libbz2-dev)"; fi
-	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "error: GoogleTest headers missing: run 'make deps'" >&2; exit 1; fi
+	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: $(OPENCL_WHY). To get it: $(dep_hint_OPENCL)"; fi
+	@if [ "$(HAVE_ZLIB)" = 0 ]; then echo "note: gzip input (.mtx.gz) unsupported: zlib $(ZLIB_WHY). To get it: $(dep_hint_ZLIB)"; fi
+	@if [ "$(HAVE_BZIP2)" = 0 ]; then echo "note: bzip2 input (.mtx.bz2) unsupported: bzip2 $(BZIP2_WHY). To get it: $(dep_hint_BZIP2)"; fi
+	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "note: tests skipped: GoogleTest $(GTEST_WHY). To get it without root: $(dep_hint_GTEST)"; fi
 
 ## kit            build spmv-kit only (the ./spmv-kit front end does, when its binary is out of date)
 kit:
 	$(call build_goals,$(KIT_GOALS))
 
-## deps           install missing Debian/Ubuntu packages (as root), or print the command to run
+## deps           install missing Debian/Ubuntu packages (as root), or print what to install and how to point the build at it
 deps:
-	@scripts/setup/deps.sh
+	@KIT_DEP_GTEST=$(HAVE_GTEST) KIT_DEP_OPENCL=$(HAVE_OPENCL) KIT_DEP_ZLIB=$(HAVE_ZLIB) KIT_DEP_BZIP2=$(HAVE_BZIP2) \
+	  KIT_DEP_BENCHMARK=$(HAVE_BENCHMARK) scripts/setup/deps.sh
+
+## deps-info      where GoogleTest, Google Benchmark, OpenCL, zlib and bzip2 were found, and the flags they add
+deps-info:
+	@$(foreach d,GTEST BENCHMARK OPENCL ZLIB BZIP2,echo '$(d): $(if $(filter 1,$(HAVE_$(d))),found by $($(d)_FROM); flags: $(strip $($(d)_CFLAGS) $($(d)_LDLIBS)),$($(d)_WHY))';)
 
 ## run            every format and backend on the 4x4 example and rdb450, as one table
 run: deps
@@ -294,6 +304,7 @@ run: deps
 
 ## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
 test: deps
+	$(need_gtest)
 	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
@@ -307,6 +318,7 @@ test: deps
 
 ## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
 verify-starter:
+	$(need_gtest)
 	$(call build_goals,binaries IMPL=starter)
 	@scripts/testing/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
 
@@ -315,6 +327,7 @@ check-judge:
 ifeq ($(wildcard reference),)
 	@echo "check-judge: this edition has no reference/ (the student edition): nothing to check"
 else
+	$(need_gtest)
 	$(call build_goals,binaries IMPL=reference)
 	$(call build_goals,binaries IMPL=starter)
 	@scripts/testing/check_judge.sh $(BUILD) $(BUILD)/test-logs/judge-check $(SEL_LABS)

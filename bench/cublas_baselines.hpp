@@ -18,8 +18,4 @@ namespace bench {
 /// @brief Appends the two cuBLAS variants. @param out [in,out] variant list
 void add_cublas_variants(std::vector<kit::Variant>& out);
 
-/// @brief Does nothing: the handle now goes with the variants. Kept only until
-/// gemv_sweep.cpp stops calling it; then delete it.
-inline void release_cublas() {}
-
 }  // namespace bench

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <type_traits>
 
 #include "measure/bytes_model.hpp"
@@ -169,16 +170,22 @@ count_t count_blocks(const kit::CooMatrix& A, int b) {
 
 constexpr double kMaxBsrFill = 3.0;
 
+/// Key of the BSR baseline's one tunable, the side b of its square blocks: declared once, in
+/// bsr_tunables().
+const std::string kBsrBlock = "bsr_block";
+
+/// The tunables cusparse-bsr reads (Variant::tunables): forced sizes cover lab 05's 1..4 range
+/// where cuSPARSE allows them (b >= 2), so that --bcsr-sweep compares like with like.
+std::vector<kit::Tunable> bsr_tunables() {
+    return {{kBsrBlock, 2, 4,
+             "side b of the square b x b blocks; absent: the b of 2, 3, 4, 5, 6, 8 with "
+             "the fewest bytes in the BCSR model"}};
+}
+
 /// The block size with the fewest bytes in the BCSR model, or the forced one.
 int pick_block_size(const kit::CooMatrix& A, const kit::RunOptions& opt, count_t value_bytes, std::string& note) {
     std::vector<int> candidates = {2, 3, 4, 5, 6, 8};
-    const int block_r = opt.tunable("block_r"), block_c = opt.tunable("block_c");
-    if (block_r > 0 || block_c > 0) {
-        if (block_r != block_c)
-            throw kit::ConversionRefused("cuSPARSE BSR takes square blocks only; asked for " + std::to_string(block_r) +
-                                         "x" + std::to_string(block_c));
-        candidates = {block_r};
-    }
+    if (const int forced = opt.tunable(kBsrBlock); forced > 0) candidates = {forced};
     int best = candidates.front();
     count_t best_bytes = -1, best_blocks = 0;
     for (int b : candidates) {
@@ -326,6 +333,7 @@ void add_cusparse_variants(std::vector<kit::Variant>& out) {
     out.push_back({"cusparse-bsr", Backend::cuda, "cusparse", 0, "cuSPARSE SpMV on BSR with square blocks",
                    on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y,
                                         const auto& opt) { return run_bsr<decltype(tag)>(h, A, x, y, opt); })});
+    out.back().tunables = bsr_tunables();
 }
 
 }  // namespace bench

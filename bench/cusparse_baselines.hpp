@@ -8,8 +8,8 @@
 /// - `cusparse-bsr`:      generic cusparseSpMV on BSR (CUSPARSE_SPMV_BSR_ALG1), falling back to
 ///                        cusparse[SD]bsrmv if the generic API fails (the note says which ran);
 ///                        square b x b blocks, b picked from {2,3,4,5,6,8} by the smallest
-///                        BCSR bytes model (or forced by RunOptions::block_r == block_c),
-///                        refused above fill 3
+///                        BCSR bytes model (or forced by its one tunable, declared in its
+///                        Variant::tunables), refused above fill 3
 /// Each calls cusparseSpMV_preprocess once before the checked run. Timing, warm-up, L2
 /// flush and the median are the kit's (kit::run_on_cuda), so a kernel and its baseline are
 /// measured by the same code. alpha = beta = 1 gives the kit's y <- y + A x.

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -14,7 +13,7 @@
 #include "measure/bytes_model.hpp"
 #include "check/checked_run.hpp"
 #include "core/kit_error.hpp"
-#include "suite.hpp"
+#include "io/generators.hpp"
 #include "registry/variants.hpp"
 #if KIT_HAVE_CUDA
 #include "cublas_baselines.hpp"
@@ -66,13 +65,8 @@ Timed timed(const kit::Variant& v, const kit::Reference& ref, const GemvSweepOpt
 }
 
 kit::Reference dense_reference(int n) {
-    kit::CooMatrix A = generate_dense(n, 51 + n);
-    std::mt19937_64 rng(n);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> x(n), y(n);
-    for (double& v : x) v = u(rng);
-    for (double& v : y) v = u(rng);
-    return kit::Reference(std::move(A), std::move(x), std::move(y));
+    kit::RandomXY xy = kit::random_xy(n, n, n);
+    return kit::Reference(kit::generate_dense(n, n, 51 + n), std::move(xy.x), std::move(xy.y));
 }
 
 const char* const kOpName[2] = {"N", "T"};
@@ -269,9 +263,7 @@ int run_gemv_sweep(const GemvSweepOptions& o) {
     sweep.tune();
     sweep.sweep();
     sweep.sparse_link();
-    const int status = sweep.targets();
-    release_cublas();
-    return status;
+    return sweep.targets();
 #else
     (void)o;
     return 2;

@@ -5,8 +5,11 @@
 // kept under the build folder, never committed: 50M entries make a file of about 2 GB.
 // Each figure is the median of --repeats reads (kit::median); the first read warms the page
 // cache, so the figures are for a file in memory, as the were ("warm page cache").
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,10 +28,12 @@
 namespace {
 
 const char* kUsage =
-    "usage: reader-bench --file PATH [--nnz N] [--repeats R] [--out FILE]\n\n"
+    "usage: reader-bench --file PATH [--nnz N] [--repeats R] [--info SPMV_KIT] [--out FILE]\n\n"
     "Reads PATH (a Matrix Market file; generated with about N entries if it does not exist,\n"
     "N = 50000000 by default) R times (3) and prints the median read time and MB/s, then the\n"
-    "time of the statistics `spmv-kit info` prints. --out also writes the figures to FILE.\n";
+    "time of the statistics `spmv-kit info` prints. With --info, it also runs the reader alone\n"
+    "and `SPMV_KIT info PATH` as programs of their own, R times each, and prints their MB/s and\n"
+    "peak memory per byte of the file. --out also writes the figures to FILE.\n";
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -42,7 +47,7 @@ double cpu_seconds() {
 }
 
 struct Args {
-    std::string file, out;
+    std::string file, out, info_bin;
     long long nnz = 50000000;
     int repeats = 3;
 };
@@ -61,6 +66,8 @@ bool parse_args(int argc, char** argv, Args& args, int& status) {
             args.repeats = std::max(1, std::atoi(argv[++k]));
         else if (a == "--out" && has_value)
             args.out = argv[++k];
+        else if (a == "--info" && has_value)
+            args.info_bin = argv[++k];
         else {
             std::fputs(kUsage, a == "--help" ? stdout : stderr);
             status = a == "--help" ? 0 : 2;
@@ -123,6 +130,66 @@ Timings time_reads(const std::string& file, int repeats) {
     return t;
 }
 
+/// Wall seconds, CPU seconds and peak resident bytes of one program run to its end.
+struct ChildRun {
+    double wall = 0, cpu = 0, peak_bytes = 0;
+};
+
+/// Runs argv as a program of its own (so its peak memory is its own, not this process's),
+/// with its output discarded; throws if it fails.
+ChildRun run_child(const std::vector<std::string>& argv) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid < 0) throw kit::Error("reader-bench: fork failed");
+    if (pid == 0) {
+        std::vector<char*> args;
+        for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
+        execv(args[0], args.data());
+        _exit(127);
+    }
+    int status = 0;
+    rusage use{};
+    if (wait4(pid, &status, 0, &use) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw kit::Error("reader-bench: '" + argv[0] + " " + argv[1] + "' failed (status " + std::to_string(status) +
+                         ")");
+    ChildRun r;
+    r.wall = seconds_since(t0);
+    r.cpu = static_cast<double>(use.ru_utime.tv_sec + use.ru_stime.tv_sec) +
+            1e-6 * static_cast<double>(use.ru_utime.tv_usec + use.ru_stime.tv_usec);
+    r.peak_bytes = 1024.0 * static_cast<double>(use.ru_maxrss);  // Linux reports KiB
+    return r;
+}
+
+/// Medians of `repeats` runs of argv.
+ChildRun median_of_runs(const std::vector<std::string>& argv, int repeats) {
+    std::vector<double> wall, cpu, peak;
+    for (int r = 0; r < repeats; ++r) {
+        const ChildRun c = run_child(argv);
+        wall.push_back(c.wall);
+        cpu.push_back(c.cpu);
+        peak.push_back(c.peak_bytes);
+    }
+    return {kit::median(wall), kit::median(cpu), kit::median(peak)};
+}
+
+/// The reader alone and `spmv-kit info` as programs: MB/s and peak bytes per file byte.
+std::string report_programs(const Args& args, const char* self, double bytes) {
+    const ChildRun reader = median_of_runs({self, "--read-once", args.file}, args.repeats);
+    const ChildRun info = median_of_runs({args.info_bin, "info", args.file}, args.repeats);
+    char line[512];
+    const double mb = bytes / 1e6;
+    std::snprintf(
+        line, sizeof line,
+        "programs: median of %d runs each, peak memory from the kernel's accounting (ru_maxrss)\n"
+        "programs:   reader alone  %6.2f s wall = %4.0f MB/s   %6.2f s CPU = %4.0f MB/s   %.2f bytes per file byte\n"
+        "programs:   spmv-kit info %6.2f s wall = %4.0f MB/s   %6.2f s CPU = %4.0f MB/s   %.2f bytes per file byte\n",
+        args.repeats, reader.wall, mb / reader.wall, reader.cpu, mb / reader.cpu, reader.peak_bytes / bytes, info.wall,
+        mb / info.wall, info.cpu, mb / info.cpu, info.peak_bytes / bytes);
+    return line;
+}
+
 std::string report(const Args& args, double megabytes, const Timings& t) {
     using kit::median;
     char line[768];
@@ -140,12 +207,20 @@ std::string report(const Args& args, double megabytes, const Timings& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The child that --info measures: read the file once, in a process of its own.
+    if (argc == 3 && std::string(argv[1]) == "--read-once") try {
+            return kit::read_matrix_market(argv[2]).nnz() >= 0 ? 0 : 1;
+        } catch (const kit::Error& e) {
+            std::fprintf(stderr, "%s\n", e.what());
+            return 2;
+        }
     Args args;
     int status = 0;
     if (!parse_args(argc, argv, args, status)) return status;
     try {
-        const double megabytes = ensure_input(args.file, args.nnz) / 1e6;
-        const std::string text = report(args, megabytes, time_reads(args.file, args.repeats));
+        const double bytes = ensure_input(args.file, args.nnz), megabytes = bytes / 1e6;
+        std::string text = report(args, megabytes, time_reads(args.file, args.repeats));
+        if (!args.info_bin.empty()) text += report_programs(args, "/proc/self/exe", bytes);
         std::fputs(text.c_str(), stdout);
         if (!args.out.empty()) std::ofstream(args.out) << text;
     } catch (const kit::Error& e) {

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "core/kit_error.hpp"
+#include "core/text.hpp"
 #include "gemv_sweep.hpp"
 #include "measure/bandwidth_ceiling.hpp"
 #include "registry/variants.hpp"
@@ -104,7 +105,7 @@ void print_list(const BenchRun& run, std::ostream& out) {
 
 void make_dir(const std::string& dir) {
     std::string path;
-    for (const std::string& part : split(dir, '/')) {
+    for (const std::string& part : kit::split(dir, '/')) {
         path += part + "/";
         mkdir(path.c_str(), 0755);  // existing folders are fine
     }

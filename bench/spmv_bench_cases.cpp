@@ -209,7 +209,8 @@ void report_ceiling(benchmark::State& state, const kit::BandwidthCeiling& c) {
 bool runs_on(const kit::Variant& v, const MatrixSpec& m) {
     if (!m.own_formats_only || is_csr_baseline(v)) return true;
     return v.backend == Backend::cuda && v.lab != "cusparse" &&
-           std::any_of(m.own_formats.begin(), m.own_formats.end(), [&](const std::string& f) { return is_own_kernel(v, f); });
+           std::any_of(m.own_formats.begin(), m.own_formats.end(),
+                       [&](const std::string& f) { return is_own_kernel(v, f); });
 }
 
 bool sweepable(const kit::Variant& v, const MatrixSpec& m) {
@@ -217,15 +218,19 @@ bool sweepable(const kit::Variant& v, const MatrixSpec& m) {
     return (f == "bcsr" || f == "cusparse-bsr") && (m.family == "fem-block" || m.family == "suitesparse");
 }
 
-/// The kernel at the variant's own choice, then (--bcsr-sweep) at every forced block size
-/// 1..4 x 1..4 (cuSPARSE BSR takes square blocks of 2 and more only).
+/// The kernel at the variant's own choice, then (--bcsr-sweep) at every setting of the block
+/// size it declares (kit::tunable_settings: 1..4 x 1..4 for lab 05's kernels, b x b for b in
+/// 2..4 for cuSPARSE BSR), named "@" and the values in declaration order ("@2x3", "@2").
 std::vector<BenchJob> jobs_of(const BenchRun& run, int matrix, Precision p, const kit::Variant& v) {
-    std::vector<BenchJob> jobs = {{matrix, p, &v, 0, 0, v.name}};
+    std::vector<BenchJob> jobs = {{matrix, p, &v, {}, v.name}};
     if (!run.opt.bcsr_sweep || !sweepable(v, run.suite[matrix])) return jobs;
-    for (int r = 1; r <= 4; ++r)
-        for (int c = 1; c <= 4; ++c)
-            if (v.lab != "cusparse" || (r == c && r > 1))
-                jobs.push_back({matrix, p, &v, r, c, v.name + "@" + std::to_string(r) + "x" + std::to_string(c)});
+    for (std::map<std::string, int>& setting : kit::tunable_settings(v)) {
+        std::string values;
+        for (const kit::Tunable& t : v.tunables)
+            if (const auto it = setting.find(t.name); it != setting.end())
+                values += (values.empty() ? "@" : "x") + std::to_string(it->second);
+        jobs.push_back({matrix, p, &v, std::move(setting), v.name + values});
+    }
     return jobs;
 }
 

@@ -6,9 +6,10 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
-#include <random>
 
 #include "core/kit_error.hpp"
+#include "core/text.hpp"
+#include "io/generators.hpp"
 
 namespace bench {
 
@@ -37,18 +38,6 @@ const char* bench_usage() {
            "Select benchmarks with --benchmark_filter=REGEX on names spmv/<matrix>/<precision>/<backend>/<kernel>.\n";
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        const std::size_t end = s.find(sep, start);
-        parts.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return parts;
-}
-
 namespace {
 
 using OptionSetter = void (*)(BenchOptions&, const std::string&);
@@ -60,7 +49,7 @@ const std::map<std::string, OptionSetter>& option_setters() {
         {"--precision",
          [](BenchOptions& o, const std::string& v) {
              o.precisions.clear();
-             for (const std::string& p : split(v, ',')) o.precisions.push_back(kit::parse_precision(p));
+             for (const std::string& p : kit::split(v, ',')) o.precisions.push_back(kit::parse_precision(p));
          }},
         {"--repeats", [](BenchOptions& o, const std::string& v) { o.repeats = std::max(1, std::stoi(v)); }},
         {"--steady", [](BenchOptions& o, const std::string& v) { o.steady = std::max(0, std::stoi(v)); }},
@@ -153,13 +142,8 @@ const LoadedMatrix& BenchRun::load(int index) {
     try {
         kit::CooMatrix A = spec.make();
         if (!A.is_normalized()) A.normalize();
-        // random vectors: zeros would hide unwritten outputs and wrong indexing
-        std::mt19937_64 rng(1000 + index);
-        std::uniform_real_distribution<double> u(-1.0, 1.0);
-        std::vector<double> x(A.cols), y(A.rows);
-        for (double& v : x) v = u(rng);
-        for (double& v : y) v = u(rng);
-        loaded.ref = std::make_unique<kit::Reference>(std::move(A), std::move(x), std::move(y));
+        kit::RandomXY xy = kit::random_xy(A.cols, A.rows, 1000 + index);
+        loaded.ref = std::make_unique<kit::Reference>(std::move(A), std::move(xy.x), std::move(xy.y));
     } catch (const std::exception& e) {
         loaded.error = std::string("cannot make ") + spec.name + ": " + e.what();
         progress("%s", loaded.error.c_str());
@@ -182,8 +166,7 @@ kit::RunOptions BenchRun::run_options(const BenchJob& job, std::int64_t nnz) con
             ? opt.repeats
             : static_cast<int>(std::clamp<std::int64_t>(20'000'000 / std::max<std::int64_t>(nnz, 1), 3, opt.repeats));
     o.steady_calls = runs_on_gpu(job.variant->backend) ? opt.steady : 0;
-    o.tunables["block_r"] = job.block_r;
-    o.tunables["block_c"] = job.block_c;
+    o.tunables = job.tunables;
     return o;
 }
 
@@ -198,6 +181,7 @@ double BenchRun::csr_baseline(const BenchJob& job, const LoadedMatrix& m) {
         if (!is_csr_baseline(v) || !baseline_runs.insert(key + "/" + v.name).second) continue;
         BenchJob b = job;
         b.variant = &v;
+        b.tunables.clear();  // the job's forced tunables are its own variant's
         // the median of a checked run, or a negative value if it failed or was wrong
         const kit::CheckedRun c = kit::run_checked(v, *m.ref, run_options(b, m.ref->matrix().nnz()));
         note_baseline(key, c.status == kit::RunStatus::ok ? c.result.median_ms() : -1);

@@ -47,9 +47,6 @@ const char* bench_usage();
 /// @param argv [in] arguments
 BenchOptions parse_bench_options(int argc, char** argv);
 
-/// @brief The parts of `s` between the separators (an empty part stays).
-std::vector<std::string> split(const std::string& s, char sep);
-
 /// @brief Seconds since the program started.
 double elapsed_s();
 
@@ -68,13 +65,13 @@ struct LoadedMatrix {
     std::string error;                    ///< the matrix could not be made or read
 };
 
-/// @brief One benchmark: a kernel on a matrix in a precision, maybe with a forced block size.
+/// @brief One benchmark: a kernel on a matrix in a precision, maybe with forced tunables (a block size).
 struct BenchJob {
     int matrix = 0;                                  ///< suite index
     kit::Precision precision = kit::Precision::f64;  ///< precision of the run
     const kit::Variant* variant = nullptr;           ///< points into BenchRun::variants
-    int block_r = 0, block_c = 0;                    ///< forced block size (--bcsr-sweep), 0: the variant picks
-    std::string kernel;                              ///< variant name, with "@RxC" for a forced block size
+    std::map<std::string, int> tunables;             ///< forced tunables (--bcsr-sweep); empty: the variant picks
+    std::string kernel;                              ///< variant name, with "@2x3" (the forced values) if any
 };
 
 /// @brief Everything the benchmarks of one run share, and what they leave for the summary.

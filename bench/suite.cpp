@@ -17,16 +17,6 @@ namespace {
 using kit::CooMatrix;
 using kit::index_t;
 
-/// Stateless pseudo-random value in [-1, 1] for entry `i`: generators that call it fill
-/// vectors in one pass, with no shared engine and no sorting.
-double hashed_value(std::uint64_t seed, std::uint64_t i) {
-    std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (i + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-}
-
 /// Entries listed on the size line of a Matrix Market file, doubled for symmetric files
 /// (an estimate for progress lines only: the reader gives the exact count).
 std::int64_t mtx_entries(const std::string& path) {
@@ -57,8 +47,7 @@ std::vector<std::string> mtx_files(const std::string& dir) {
 
 /// Generator sizes per suite size; index with static_cast<int>(Size).
 struct Dims {
-    int stencil2d, stencil3d7, stencil3d27, radius_x, radius_y, rdb_m, fem_n, power_n, dense_rows_n,
-        random_n, dense_n;
+    int stencil2d, stencil3d7, stencil3d27, radius_x, radius_y, rdb_m, fem_n, power_n, dense_rows_n, random_n, dense_n;
 };
 constexpr Dims kDims[] = {
     /* tiny   */ {40, 12, 10, 48, 32, 30, 12, 3000, 3000, 3000, 128},
@@ -83,25 +72,16 @@ Size parse_size(const std::string& text) {
 
 std::string to_string(Size s) {
     switch (s) {
-        case Size::tiny: return "tiny";
-        case Size::small: return "small";
-        case Size::medium: return "medium";
-        case Size::large: return "large";
+        case Size::tiny:
+            return "tiny";
+        case Size::small:
+            return "small";
+        case Size::medium:
+            return "medium";
+        case Size::large:
+            return "large";
     }
     return "?";
-}
-
-CooMatrix generate_dense(int n, std::uint64_t seed) {
-    if (n < 1 || static_cast<std::int64_t>(n) * n > (std::int64_t{1} << 30)) throw kit::Error("dense needs 1 <= n*n <= 2^30");
-    CooMatrix A;
-    A.rows = A.cols = n;
-    const std::size_t entries = static_cast<std::size_t>(n) * n;
-    A.row_idx.reserve(entries);
-    A.col_idx.reserve(entries);
-    A.vals.reserve(entries);
-    for (index_t i = 0; i < n; ++i)
-        for (index_t j = 0; j < n; ++j) A.add(i, j, hashed_value(seed, A.vals.size()));
-    return A;
 }
 
 std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_dir) {
@@ -112,7 +92,11 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
         s.push_back({std::move(name), std::move(family), std::move(own), nnz, false, false, std::move(make)});
     };
     // launch-bound end: a few thousand rows
-    add("rdb450", "rdb", {}, 2580, [] { kit::RdbParams p; p.m = 15; return kit::generate_rdb(p); });
+    add("rdb450", "rdb", {}, 2580, [] {
+        kit::RdbParams p;
+        p.m = 15;
+        return kit::generate_rdb(p);
+    });
     add("stencil2d_64x64", "stencil", {}, 5LL * 64 * 64, [] { return kit::generate_stencil2d(64, 64); });
 
     const int s2 = d.stencil2d, s7 = d.stencil3d7, s27 = d.stencil3d27;
@@ -123,7 +107,8 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
     add(grid_name("radius5", d.radius_x, d.radius_y), "radius", {"dia"}, 81LL * d.radius_x * d.radius_y,
         [d] { return kit::generate_radius_grid(d.radius_x, d.radius_y, 5); });
     if (size == Size::large)  // lab 07's targets ask for at least 20M nonzeros
-        add("radius5_640x480", "radius", {"dia"}, 81LL * 640 * 480, [] { return kit::generate_radius_grid(640, 480, 5); });
+        add("radius5_640x480", "radius", {"dia"}, 81LL * 640 * 480,
+            [] { return kit::generate_radius_grid(640, 480, 5); });
     add("rdb_m" + std::to_string(d.rdb_m), "rdb", {"dia"}, 12LL * d.rdb_m * d.rdb_m, [d] {
         kit::RdbParams p;
         p.m = d.rdb_m;
@@ -138,7 +123,7 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
     add("dense_rows_" + std::to_string(d.dense_rows_n), "dense-rows", {"hyb"}, 24LL * d.dense_rows_n,
         [d] { return kit::generate_dense_rows(d.dense_rows_n, 20, 4, 41); });
     add(grid_name("dense", d.dense_n, d.dense_n), "dense", {}, 1LL * d.dense_n * d.dense_n,
-        [d] { return generate_dense(d.dense_n, 51); });
+        [d] { return kit::generate_dense(d.dense_n, d.dense_n, 51); });
     // the 100M+ point: 27 diagonals of 4.1M rows, 1.3 GB in double; the load-balanced CSR kernel
     // is there for the CSR target (the best CSR-family kernel against cuSPARSE on every matrix
     // above 1M nonzeros)

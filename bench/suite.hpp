@@ -44,8 +44,8 @@ std::string to_string(Size s);
 
 /// @brief One matrix of the suite, generated (or read) only when a benchmark needs it.
 struct MatrixSpec {
-    std::string name;                      ///< unique, no '/', e.g. "stencil2d_1600x1600"
-    std::string family;                    ///< see the table in this file's comment
+    std::string name;    ///< unique, no '/', e.g. "stencil2d_1600x1600"
+    std::string family;  ///< see the table in this file's comment
     /// formats for which this is the own structure, or kit::role names for kernels that a
     /// format alone does not single out (bench::is_own_kernel matches both)
     std::vector<std::string> own_formats;
@@ -60,10 +60,5 @@ struct MatrixSpec {
 /// @param size            [in] generated sizes
 /// @param suitesparse_dir [in] folder that matrices/download fills (missing: no real matrices)
 std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_dir);
-
-/// @brief Fully dense n x n matrix with pseudo-random values in [-1, 1] (Williams' "Dense").
-/// @param n    [in] rows and columns
-/// @param seed [in] random seed of the values
-kit::CooMatrix generate_dense(int n, std::uint64_t seed);
 
 }  // namespace bench

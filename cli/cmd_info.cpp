@@ -1,12 +1,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
 
 #include "core/args.hpp"
 #include "commands.hpp"
 #include "model/format_model.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
+#include "io/memory_budget.hpp"
 #include "model/matrix_stats.hpp"
 
 namespace kit::cli {
@@ -65,6 +67,21 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     if (!csv) throw Error(csv_path + ": write failed");
 }
 
+/// compute_stats, with an allocation failure reported as the tool's, with the figures.
+MatrixStats stats_of(const CooMatrix& A, const std::string& file) {
+    try {
+        return compute_stats(A);
+    } catch (const std::bad_alloc&) {
+        throw Error("spmv-kit info: " + file + ": out of memory while computing the statistics of a " +
+                    std::to_string(A.rows) + " x " + std::to_string(A.cols) + " matrix with " +
+                    std::to_string(A.nnz()) + " entries (they need about " +
+                    format_bytes(16.0 * static_cast<double>(A.nnz())) +
+                    " besides the matrix; the memory this "
+                    "process may use: " +
+                    format_bytes(static_cast<double>(memory_budget())) + " " + budget_source() + ")");
+    }
+}
+
 }  // namespace
 
 int cmd_info(const std::vector<std::string>& argv) {
@@ -82,10 +99,14 @@ int cmd_info(const std::vector<std::string>& argv) {
                      "on stderr (the rules: labs/common/io/matrix_market.hpp).\n";
         return a.has("--help") ? 0 : 2;
     }
+    // info allocates no vectors: its statistics and the model cost memory by entries, never by rows
+    ReadOptions opt;
+    opt.row_bytes = 0;
+    opt.col_bytes = 0;
     MatrixMarketInfo mm;
-    const CooMatrix A = read_matrix_market(a.positional()[0], &mm);
+    const CooMatrix A = read_matrix_market(a.positional()[0], &mm, opt);
     for (const std::string& w : mm.warnings) std::fprintf(stderr, "%s\n", w.c_str());
-    const MatrixStats s = compute_stats(A);
+    const MatrixStats s = stats_of(A, a.positional()[0]);
     std::printf("file            %s (%s %s %s%s%s)\n", a.positional()[0].c_str(), mm.storage.c_str(), mm.field.c_str(),
                 mm.symmetry.c_str(), mm.compression == "none" ? "" : ", ",
                 mm.compression == "none" ? "" : mm.compression.c_str());

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <set>
 
@@ -12,6 +13,7 @@
 #include "model/format_model.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
+#include "io/memory_budget.hpp"
 
 namespace kit::cli {
 namespace {
@@ -34,6 +36,18 @@ const char* kRunHelp =
     "  --cl-device D     OpenCL device index or name part\n";
 
 const char* kRunExit = "Exit status: 0 if y matches the oracle, 1 if not, 2 on bad input or an unavailable backend.\n";
+
+/// What run allocates for each declared row and column besides the entries: x and y, the
+/// oracle's answer, row figures and tolerances in both precisions (7 doubles a row), the
+/// kernel's copies of x and y and its result, and a row pointer. The reader refuses a size
+/// line that cannot fit, on that line, before anything is allocated.
+ReadOptions run_read_options() {
+    ReadOptions opt;
+    opt.row_bytes = 88;
+    opt.col_bytes = 16;
+    opt.row_use = "its vectors, the oracle's answer and tolerances, and the kernel's copies";
+    return opt;
+}
 
 /// The help: the kit's options, then each lab's spelling of its tunables (registry options).
 std::string run_help() {
@@ -85,6 +99,9 @@ std::string backends_of(const std::string& name, Backend missing) {
     return on.empty() ? "" : "; '" + name + "' runs on " + on + " only";
 }
 
+/// The order in which `run` without --backend looks for a variant: the GPU, the CPU, OpenCL.
+constexpr Backend kPreference[] = {Backend::cuda, Backend::cpu, Backend::opencl};
+
 const Variant& pick_variant(const std::string& name, const std::string& backend, const RunOptions& opt) {
     if (!backend.empty()) {
         const Backend b = parse_backend(backend);
@@ -95,11 +112,25 @@ const Variant& pick_variant(const std::string& name, const std::string& backend,
                     "; 'spmv-kit list' shows what exists");
     }
     // Prefer a backend that can run here: the GPU first, then the CPU, then OpenCL.
-    for (bool need_available : {true, false})
-        for (Backend b : {Backend::cuda, Backend::cpu, Backend::opencl})
-            if (const Variant* v = registry().find(name, b); v && (!need_available || !backend_unavailable(b, opt)))
-                return *v;
-    throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
+    const Variant* first = nullptr;  // the name's own kernel: the first backend that has it
+    for (Backend b : kPreference)
+        if (!first) first = registry().find(name, b);
+    if (!first)
+        throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
+    for (Backend b : kPreference) {
+        const Variant* v = registry().find(name, b);
+        if (!v || backend_unavailable(b, opt)) continue;
+        // Another lab's kernel of the same name is other work (dia-naive: lab 03 in CUDA, lab 07
+        // in OpenCL): it runs only when asked for by its backend. The caller reports the name's
+        // own kernel as SKIPPED here.
+        if (v->lab != first->lab) {
+            std::printf("note       %s's kernel of that name runs with --backend %s\n", v->lab.c_str(),
+                        to_string(v->backend).c_str());
+            return *first;
+        }
+        return *v;
+    }
+    return *first;
 }
 
 /// The pick for `--format auto`: the kernel the installed format model predicts fastest, printed with why.
@@ -159,7 +190,7 @@ std::optional<int> resolve_auto(const Args& a, const RunOptions& opt, std::optio
             "--format auto picks among CUDA kernels (the format model predicts GPU times), so it takes no "
             "--backend " +
             a.get("--backend") + ": drop --backend, or name a format ('spmv-kit list')");
-    loaded = read_matrix_market(a.positional()[0]);
+    loaded = read_matrix_market(a.positional()[0], nullptr, run_read_options());
     try {
         format = auto_format(*loaded, opt.precision);
     } catch (const TodoError& e) {  // the model's starter: the pick is the student's work, like a kernel's
@@ -220,6 +251,31 @@ int report_result(const CheckedRun& c, const RunOptions& opt) {
     return c.status == RunStatus::ok ? 0 : 1;
 }
 
+/// A failed allocation while building the problem is the tool's, reported with what it was
+/// allocating and the figures, never as the lab step's failure.
+[[noreturn]] void out_of_memory(const std::string& doing, index_t rows, index_t cols, count_t nnz) {
+    throw Error(
+        "spmv-kit run: out of memory while " + doing + " for a " + std::to_string(rows) + " x " + std::to_string(cols) +
+        " matrix with " + std::to_string(nnz) + " entries (" + format_bytes(16.0 * static_cast<double>(nnz)) +
+        " of entries; the memory this process may use: " + format_bytes(static_cast<double>(memory_budget())) + " " +
+        budget_source() + "); run on a machine with more memory, or raise the limit (--max-memory, ulimit -v)");
+}
+
+/// The reference problem (vectors, oracle, tolerances), then the checked run. The size line
+/// was checked for what the run allocates per row and column (run_read_options).
+int run_problem(const Args& a, const Variant& v, CooMatrix A, const RunOptions& opt) {
+    const index_t rows = A.rows, cols = A.cols;
+    const count_t nnz = A.nnz();
+    std::optional<Reference> ref;
+    try {
+        ref.emplace(make_reference(std::move(A), a.get("--vectors", "auto")));
+    } catch (const std::bad_alloc&) {
+        out_of_memory("building x, y and the oracle's answer", rows, cols, nnz);
+    }
+    print_header(a, v, ref->matrix(), opt);
+    return report_result(run_checked(v, *ref, opt), opt);
+}
+
 /// The options run accepts: its own and each lab's spelling of its tunables.
 std::set<std::string> run_options() {
     std::set<std::string> valued = {"--format",  "--backend", "--precision", "--impl",        "--vectors",
@@ -255,10 +311,8 @@ int cmd_run(const std::vector<std::string>& argv) {
     if (auto why = backend_unavailable(v.backend, opt))
         return report_skipped(
             v.name + " on " + to_string(v.backend) + " (" + v.lab + " step " + std::to_string(v.step) + ")", *why);
-    const Reference ref =
-        make_reference(loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0]), a.get("--vectors", "auto"));
-    print_header(a, v, ref.matrix(), opt);
-    return report_result(run_checked(v, ref, opt), opt);
+    return run_problem(
+        a, v, loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0], nullptr, run_read_options()), opt);
 }
 
 }  // namespace kit::cli

@@ -1,8 +1,7 @@
 // What the subcommands share before a run: the vectors of a problem.
-#include <random>
-
 #include "commands.hpp"
 #include "core/kit_error.hpp"
+#include "io/generators.hpp"
 
 namespace kit::cli {
 
@@ -23,10 +22,9 @@ void make_vectors(const CooMatrix& A, const std::string& kind, std::vector<doubl
         return;
     }
     if (k == "random") {
-        std::mt19937 rng(12345);
-        std::uniform_real_distribution<double> u(-1, 1);
-        for (double& v : x) v = u(rng);
-        for (double& v : y) v = u(rng);
+        RandomXY xy = random_xy(A.cols, A.rows, 12345);
+        x = std::move(xy.x);
+        y = std::move(xy.y);
         return;
     }
     throw Error("unknown --vectors '" + kind + "': use auto, ones, ramp or random");

@@ -26,6 +26,7 @@
 #include "formats/hyb.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
+#include "model/matrix_stats.hpp"
 #include "registry/variants.hpp"
 
 namespace {
@@ -61,7 +62,8 @@ kit::CooMatrix without_zeros(kit::CooMatrix B) {
 
 void same(const kit::CooMatrix& want, const kit::CooMatrix& got, const char* format) {
     const kit::CooMatrix g = without_zeros(got);
-    if (g.rows != want.rows || g.cols != want.cols || g.row_idx != want.row_idx || g.col_idx != want.col_idx || g.vals != want.vals)
+    if (g.rows != want.rows || g.cols != want.cols || g.row_idx != want.row_idx || g.col_idx != want.col_idx ||
+        g.vals != want.vals)
         finding(std::string(format) + ": to_coo(from_coo(A)) differs from A");
 }
 
@@ -94,7 +96,8 @@ void every_format(const kit::CooMatrix& A) {
 void every_cpu_kernel(const kit::CooMatrix& A) {
     // x and y with varied signs and magnitudes, so a kernel that drops or repeats a term shows
     std::vector<double> x(static_cast<std::size_t>(A.cols)), y(static_cast<std::size_t>(A.rows));
-    for (std::size_t j = 0; j < x.size(); ++j) x[j] = 1.0 + static_cast<double>(j % 7) * 0.25 - (j % 3 == 0 ? 3.0 : 0.0);
+    for (std::size_t j = 0; j < x.size(); ++j)
+        x[j] = 1.0 + static_cast<double>(j % 7) * 0.25 - (j % 3 == 0 ? 3.0 : 0.0);
     for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<double>(i % 5) - 2.0;
     const kit::Reference ref(A, x, y);
     for (const kit::Variant& v : kit::registry().all()) {
@@ -129,6 +132,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t k = 0; k < A.vals.size(); ++k)
         if (A.row_idx[k] < 0 || A.row_idx[k] >= A.rows || A.col_idx[k] < 0 || A.col_idx[k] >= A.cols)
             finding("reader returned an entry outside the matrix");
+
+    // `spmv-kit info`'s statistics cost memory by entries, whatever the declared size (issue 42).
+    const kit::MatrixStats s = kit::compute_stats(A);
+    if (s.nnz != A.nnz() || s.diagonals > A.nnz() || kit::nonempty_blocks(A, 3, 5) > A.nnz())
+        finding("statistics disagree with the entries");
 
     // Formats allocate per row (CSR, ELL, DIA): only small shapes, so each run stays fast.
     if (static_cast<std::int64_t>(A.rows) + A.cols > 20000) return 0;

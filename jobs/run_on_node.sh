@@ -244,12 +244,15 @@ kit_judge_tests() {
 # ---------------------------------------------------------------- benchmarks
 kit_job_bench() {
   kit_require_gpu "the benchmarks time GPU kernels" || return 2
-  local dry
-  dry=$(kit_make -n bench 2>&1)
-  if grep -q "No rule to make target 'bench'" <<<"$dry"; then
+  # The probe is bench-info, which builds and runs nothing (make -n bench still runs the
+  # build's sub-make: make runs a recipe line holding $(MAKE) even under -n).
+  local info line
+  info=$(kit_make -s bench-info 2>&1)
+  if grep -q "No rule to make target 'bench-info'" <<<"$info"; then
     kit_verdict FAILED "make bench is not defined: this kit has no benchmark suite (bench/) yet"
     return 2
   fi
+  while IFS= read -r line; do kit_say "$line"; done <<<"$info"
   # Under the lock: a benchmark should not share the node with a build in the same tree.
   local n; n=$(kit_make_jobs)
   # Results go next to the job's output file, named alike: spmv-bench-<jobid>/.

@@ -2,6 +2,9 @@
 # CI checks of the cluster job scripts (.ci/run calls this). In order:
 #   - the scripts in jobs/ are current (a new lab or a site.env change needs `make jobs`),
 #     and a new lab makes the check fail
+#   - the build finds GoogleTest and OpenCL in a prefix of their own, with the system copies
+#     hidden (jobs/ci/prefix_build.sh: GTEST_ROOT, pkg-config, CPATH/LIBRARY_PATH), and says
+#     what to set when nothing points there
 #   - a lab script runs outside a scheduler, and refuses a node without a GPU
 #   - every script runs as a job under a real one-node Slurm and a real one-node Grid Engine
 #     (Debian packages, installed here when missing), with the fake GPU of each: exit status,
@@ -57,6 +60,16 @@ else
   bad "the kit does not build; the job checks cannot mean anything" "$(tail -20 "$work/build.log")"
   summary; exit 1
 fi
+
+echo "== jobs: a cluster's layout: GoogleTest and OpenCL in a prefix, the system copies hidden"
+while IFS= read -r line; do
+  case $line in
+    "ok "*) ok "${line#ok }" ;;
+    "FAIL "*) bad "${line#FAIL }" ;;
+    "skip "*) line=${line#skip }; skip "${line%%: *}" "${line#*: }" ;;
+    *) echo "$line" ;;
+  esac
+done < <(jobs/ci/prefix_build.sh "$BUILD" "$work/prefix-build" 2>&1)
 
 echo "== jobs: outside a scheduler"
 out=$(KIT_ALLOW_NO_GPU=1 bash jobs/slurm/00-basics.sbatch 2>&1); rc=$?

@@ -119,10 +119,14 @@ struct MergeTiling {
     using Coord = MergeCoord;  ///< a point on the merge path
     /// @brief csr_merge_tiles. @param rows [in] rows  @param nnz [in] nonzeros
     template <class T>
-    static index_t tiles(index_t rows, index_t nnz) { return csr_merge_tiles<T>(rows, nnz); }
+    static index_t tiles(index_t rows, index_t nnz) {
+        return csr_merge_tiles<T>(rows, nnz);
+    }
     /// @brief csr_merge_partition. @param A [in] CSR (device)  @param tile_start [out] tiles + 1 coordinates
     template <class T>
-    static void partition(CsrView<T> A, MergeCoord* tile_start) { csr_merge_partition(A, tile_start); }
+    static void partition(CsrView<T> A, MergeCoord* tile_start) {
+        csr_merge_partition(A, tile_start);
+    }
 };
 /// @brief Merge-based kernel: each block takes an equal share of the merge path (row ends and
 /// nonzeros), each thread an equal part of the block's share; rows cut by a block boundary

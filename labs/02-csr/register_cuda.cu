@@ -23,8 +23,9 @@ void register_lab_02_csr_cuda(Registry& r) {
     r.add({"csr-scalar", Backend::cuda, "02-csr", 1, "each thread computes one row",
            cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_scalar_spmv(A, x, y); }, bytes)})
         .family = "csr";
-    Variant& csr_vector = r.add({"csr-vector", Backend::cuda, "02-csr", 1, "each warp computes one row; shuffle reduction",
-           cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_vector_spmv(A, x, y); }, bytes)});
+    Variant& csr_vector =
+        r.add({"csr-vector", Backend::cuda, "02-csr", 1, "each warp computes one row; shuffle reduction",
+               cuda_variant<Csr, DeviceCsr>([](auto A, auto x, auto y) { cuda::csr_vector_spmv(A, x, y); }, bytes)});
     csr_vector.family = "csr";
     csr_vector.roles = {role::default_choice};
     r.add({"csr-lanes", Backend::cuda, "02-csr", 3, "choose_lanes(nnz/rows) threads per row (not CSR-Adaptive)",
@@ -32,11 +33,12 @@ void register_lab_02_csr_cuda(Registry& r) {
         .family = "csr";
     using Double = cuda::MergeShape<double>;
     using Float = cuda::MergeShape<float>;
-    Variant& merge_variant = r.add({"csr-merge", Backend::cuda, "02-csr", 4,
-           "each block takes " + std::to_string(Double::tile) + " items of the merge path of row ends and nonzeros (" +
-               std::to_string(Float::tile) + " in float), each thread " + std::to_string(Double::items) + " of them (" +
-               std::to_string(Float::items) + "); carries by segmented scan in the block, atomicAdd across blocks",
-           cuda_variant<Csr, DeviceCsrMergeTiles>(merge, merge_bytes)});
+    Variant& merge_variant = r.add(
+        {"csr-merge", Backend::cuda, "02-csr", 4,
+         "each block takes " + std::to_string(Double::tile) + " items of the merge path of row ends and nonzeros (" +
+             std::to_string(Float::tile) + " in float), each thread " + std::to_string(Double::items) + " of them (" +
+             std::to_string(Float::items) + "); carries by segmented scan in the block, atomicAdd across blocks",
+         cuda_variant<Csr, DeviceCsrMergeTiles>(merge, merge_bytes)});
     merge_variant.family = "csr";
     merge_variant.roles = {role::load_balanced};
 }

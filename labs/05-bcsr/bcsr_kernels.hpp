@@ -22,18 +22,34 @@ template <class F>
 void with_block_shape(int r, int c, F&& f) {
     auto columns = [&](auto R) {
         switch (c) {
-            case 1: f(R, std::integral_constant<int, 1>{}); return;
-            case 2: f(R, std::integral_constant<int, 2>{}); return;
-            case 3: f(R, std::integral_constant<int, 3>{}); return;
-            case 4: f(R, std::integral_constant<int, 4>{}); return;
+            case 1:
+                f(R, std::integral_constant<int, 1>{});
+                return;
+            case 2:
+                f(R, std::integral_constant<int, 2>{});
+                return;
+            case 3:
+                f(R, std::integral_constant<int, 3>{});
+                return;
+            case 4:
+                f(R, std::integral_constant<int, 4>{});
+                return;
         }
         throw Error("BCSR block size " + std::to_string(r) + "x" + std::to_string(c) + ": c must be in 1..4");
     };
     switch (r) {
-        case 1: columns(std::integral_constant<int, 1>{}); return;
-        case 2: columns(std::integral_constant<int, 2>{}); return;
-        case 3: columns(std::integral_constant<int, 3>{}); return;
-        case 4: columns(std::integral_constant<int, 4>{}); return;
+        case 1:
+            columns(std::integral_constant<int, 1>{});
+            return;
+        case 2:
+            columns(std::integral_constant<int, 2>{});
+            return;
+        case 3:
+            columns(std::integral_constant<int, 3>{});
+            return;
+        case 4:
+            columns(std::integral_constant<int, 4>{});
+            return;
     }
     throw Error("BCSR block size " + std::to_string(r) + "x" + std::to_string(c) + ": r must be in 1..4");
 }
@@ -53,7 +69,7 @@ namespace cuda {
 /// @param A [in] BCSR matrix (device pointers)  @param x [in] device x  @param y [in,out] device y
 /// @param partial [out] device scratch of A.blocks * A.r values
 template <class T>
-void bcsr_two_kernel_spmv(BcsrView<T> A, const T* x, T* y, T* partial);
+void bcsr_2kernel_spmv(BcsrView<T> A, const T* x, T* y, T* partial);
 
 /// @brief Fused kernel: each warp owns one block row; its lanes take the row's blocks in
 /// turn (lane l: blocks l, l+32, ...), read each block's c values of x once, keep r partial

@@ -14,7 +14,8 @@ std::string to_string(PanelLayout l) { return l == PanelLayout::band ? "band" : 
 
 BcsrProfile BcsrProfile::read(const std::string& path) {
     std::ifstream in(path);
-    if (!in) throw InputError(path, 0, "cannot open the BCSR profile (write one with 'spmv-kit tune-profile --out FILE')");
+    if (!in)
+        throw InputError(path, 0, "cannot open the BCSR profile (write one with 'spmv-kit tune-profile --out FILE')");
     BcsrProfile p = parse(in, path);
     p.source = path;
     return p;
@@ -67,7 +68,8 @@ BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
             PanelEntry e;
             std::string layout;
             if (!read_head(fields, e, name, line_no) || !(fields >> e.bpr >> layout >> e.gflops) || !at_end(fields))
-                throw InputError(name, line_no, "a panel record is 'panel VARIANT PRECISION R C NNZ BPR LAYOUT GFLOPS'");
+                throw InputError(name, line_no,
+                                 "a panel record is 'panel VARIANT PRECISION R C NNZ BPR LAYOUT GFLOPS'");
             if (layout != "band" && layout != "scatter")
                 throw InputError(name, line_no, "panel LAYOUT must be 'band' or 'scatter', got '" + layout + "'");
             e.layout = layout == "band" ? PanelLayout::band : PanelLayout::scatter;
@@ -99,7 +101,8 @@ BcsrProfile BcsrProfile::parse(std::istream& in, const std::string& name) {
 void BcsrProfile::write(std::ostream& out, const std::string& comment) const {
     out << "# BCSR performance profile of dense matrices (GOSpMV offline step), read by the BCSR autotuner.\n"
         << "# Records: 'device NAME', 'dense VARIANT PRECISION R C NNZ GFLOPS' and\n"
-        << "# 'panel VARIANT PRECISION R C NNZ BPR band|scatter GFLOPS' and 'chain VARIANT PRECISION R C NNZ BLOCKS GFLOPS'\n"
+        << "# 'panel VARIANT PRECISION R C NNZ BPR band|scatter GFLOPS' and 'chain VARIANT PRECISION R C NNZ BLOCKS "
+           "GFLOPS'\n"
         << "# (see labs/05-bcsr/bcsr_profile.hpp).\n";
     std::istringstream lines(comment);
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
@@ -142,8 +145,7 @@ std::vector<PanelEntry> BcsrProfile::panels_of(const std::string& variant, Preci
 const ChainEntry* BcsrProfile::chain_of(const std::string& variant, Precision p, int r, int c) const {
     const ChainEntry* best = nullptr;
     for (const ChainEntry& e : chains)
-        if (e.matches(variant, p, r, c) && (!best || e.blocks > best->blocks))
-            best = &e;
+        if (e.matches(variant, p, r, c) && (!best || e.blocks > best->blocks)) best = &e;
     return best;
 }
 

@@ -72,16 +72,16 @@ std::string to_string(PanelLayout l);
 /// @brief One measured point of a structured panel: fill 1 (nnz = stored values), `bpr`
 /// blocks in every block row.
 struct PanelEntry : ProfileRecord {
-    int bpr = 1;                           ///< blocks in every block row
+    int bpr = 1;                             ///< blocks in every block row
     PanelLayout layout = PanelLayout::band;  ///< where the blocks sit
-    double gflops = 0;                     ///< its speed, 2 nnz / median time
+    double gflops = 0;                       ///< its speed, 2 nnz / median time
 };
 
 /// @brief One measured chain: one block row of `blocks` blocks among block rows of one block
 /// (nnz counts the entries of the whole matrix).
 struct ChainEntry : ProfileRecord {
-    count_t blocks = 1;                    ///< blocks of its long block row
-    double gflops = 0;                     ///< its speed, 2 nnz / median time
+    count_t blocks = 1;  ///< blocks of its long block row
+    double gflops = 0;   ///< its speed, 2 nnz / median time
     /// @brief The median time of the measured SpMV, in seconds: 2 nnz / GFLOP/s.
     double seconds() const { return 2.0 * static_cast<double>(nnz) / (gflops * 1e9); }
 };

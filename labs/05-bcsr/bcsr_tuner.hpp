@@ -39,14 +39,14 @@ inline constexpr double kDefaultSigma = 0.05;
 
 /// @brief What the tuner thinks of one block shape.
 struct BlockEstimate {
-    int r = 1;                 ///< rows per block
-    int c = 1;                 ///< columns per block
-    double fill = 1;           ///< estimated f(r,c): stored values / nnz
-    double stored = 0;         ///< fill * nnz: the stored values of the sparse matrix (GOSpMV's nz_EBCSR)
-    count_t profile_nnz = 0;   ///< nz_d: the profiled dense size nearest to `stored`
-    double dense_gflops = 0;   ///< P_dense(r x c, nz_d) from the profile
-    double structure = 1;      ///< structure factor of structure_model (1 for a dense-only profile)
-    double estimate = 0;       ///< dense_gflops / fill * structure: predicted useful GFLOP/s
+    int r = 1;                ///< rows per block
+    int c = 1;                ///< columns per block
+    double fill = 1;          ///< estimated f(r,c): stored values / nnz
+    double stored = 0;        ///< fill * nnz: the stored values of the sparse matrix (GOSpMV's nz_EBCSR)
+    count_t profile_nnz = 0;  ///< nz_d: the profiled dense size nearest to `stored`
+    double dense_gflops = 0;  ///< P_dense(r x c, nz_d) from the profile
+    double structure = 1;     ///< structure factor of structure_model (1 for a dense-only profile)
+    double estimate = 0;      ///< dense_gflops / fill * structure: predicted useful GFLOP/s
 };
 
 /// Estimates within this share of the largest one are a tie: the model's median error is a
@@ -89,13 +89,13 @@ double estimate_fill(const CooMatrix& A, const std::vector<count_t>& row_ptr, in
 /// and, over the whole matrix, its size and its longest block row.
 struct BlockRowSample {
     std::map<count_t, count_t> rows_by_blocks;  ///< blocks in a block row -> sampled block rows with that many
-    count_t block_rows = 0;     ///< sampled block rows
-    count_t blocks = 0;         ///< blocks in the sampled block rows
-    count_t entries = 0;        ///< entries in the sampled block rows
-    count_t local_blocks = 0;   ///< blocks whose x sectors were all read before (see sample_block_rows)
-    count_t all_block_rows = 0; ///< block rows of the whole matrix, ceil(rows / r)
-    count_t nnz = 0;            ///< entries of the whole matrix
-    count_t longest_blocks = 0; ///< blocks of the block row holding the most entries (the whole matrix)
+    count_t block_rows = 0;                     ///< sampled block rows
+    count_t blocks = 0;                         ///< blocks in the sampled block rows
+    count_t entries = 0;                        ///< entries in the sampled block rows
+    count_t local_blocks = 0;                   ///< blocks whose x sectors were all read before (see sample_block_rows)
+    count_t all_block_rows = 0;                 ///< block rows of the whole matrix, ceil(rows / r)
+    count_t nnz = 0;                            ///< entries of the whole matrix
+    count_t longest_blocks = 0;                 ///< blocks of the block row holding the most entries (the whole matrix)
     /// @brief Mean blocks per sampled block row (0 for an empty sample).
     double blocks_per_row() const { return block_rows ? static_cast<double>(blocks) / block_rows : 0.0; }
     /// @brief local_blocks / blocks: 1 when x is read in order (band), near 0 when gathered at random.
@@ -234,8 +234,8 @@ std::string describe_model(const CooMatrix& A, const BcsrProfile& profile, const
 
 /// @brief The block shape a BCSR variant runs with, and the note that says why.
 struct BlockPick {
-    int r = 1;         ///< rows per block
-    int c = 1;         ///< columns per block
+    int r = 1;            ///< rows per block
+    int c = 1;            ///< columns per block
     std::string note;     ///< "block 2x2 (given)" or describe_choice()
     std::string details;  ///< format_choice() when the tuner chose, else ""
 };

@@ -213,15 +213,16 @@ StructureModel structure_model(const BcsrProfile& profile, const std::string& va
     for (const auto& [b, rows] : sample.rows_by_blocks) {
         const double blocks = static_cast<double>(b);
         const double w_band = band.empty() ? 0.0 : block_row_time(band, blocks, m.launch_seconds, traits.lanes);
-        const double w_scatter = scatter.empty() ? 0.0 : block_row_time(scatter, blocks, m.launch_seconds, traits.lanes);
+        const double w_scatter =
+            scatter.empty() ? 0.0 : block_row_time(scatter, blocks, m.launch_seconds, traits.lanes);
         sampled += static_cast<double>(rows) * (local * w_band + (1 - local) * w_scatter);
     }
     m.rows_seconds = sampled * static_cast<double>(sample.all_block_rows) / static_cast<double>(sample.block_rows);
     if (const ChainEntry* chain = profile.chain_of(variant, p, r, c))
-        m.chain_seconds = std::max(0.0, chain->seconds() - m.launch_seconds) * static_cast<double>(sample.longest_blocks) /
-                          static_cast<double>(chain->blocks);
+        m.chain_seconds = std::max(0.0, chain->seconds() - m.launch_seconds) *
+                          static_cast<double>(sample.longest_blocks) / static_cast<double>(chain->blocks);
     m.seconds = m.launch_seconds + (traits.chain_follows_rows ? m.rows_seconds + m.chain_seconds
-                                                                : std::max(m.rows_seconds, m.chain_seconds));
+                                                              : std::max(m.rows_seconds, m.chain_seconds));
     if (!(m.seconds > 0)) return StructureModel{};
     m.used = true;
     m.gflops = 2.0 * static_cast<double>(sample.nnz) / m.seconds * 1e-9;
@@ -250,7 +251,8 @@ JointChoice choose_kernel_and_block(const CooMatrix& A, const BcsrProfile& profi
         if (!profile.covers(v, p)) continue;
         TunerChoice choice = choose_block(A, profile, v, p, sigma);
         if (choice.shapes.empty()) continue;
-        if (!joint.choices.empty() && choice.best.estimate > joint.choice().best.estimate) joint.best = joint.choices.size();
+        if (!joint.choices.empty() && choice.best.estimate > joint.choice().best.estimate)
+            joint.best = joint.choices.size();
         joint.variants.push_back(v);
         joint.choices.push_back(std::move(choice));
     }
@@ -293,20 +295,23 @@ std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile)
     std::snprintf(line, sizeof line, "tuner      profile %s (%s), sigma %g\n", shown_source(profile).c_str(),
                   profile.device.empty() ? "device not recorded" : profile.device.c_str(), choice.sigma);
     out += line;
-    out += "tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   structure   estimate GFLOP/s\n";
+    out +=
+        "tuner      r x c   est. fill   stored (nz_E)   nearest nz_d   P_dense GFLOP/s   structure   estimate "
+        "GFLOP/s\n";
     for (const BlockEstimate& e : choice.shapes) {
-        std::snprintf(line, sizeof line, "tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %9.3f   %16.3f%s\n", e.r,
-                      e.c, e.fill, e.stored, static_cast<long long>(e.profile_nnz), e.dense_gflops, e.structure,
-                      e.estimate,
-                      &e == &choice.pick() ? "   <- pick" : "");
+        std::snprintf(line, sizeof line, "tuner      %d x %d   %9.3f   %13.0f   %12lld   %15.3f   %9.3f   %16.3f%s\n",
+                      e.r, e.c, e.fill, e.stored, static_cast<long long>(e.profile_nnz), e.dense_gflops, e.structure,
+                      e.estimate, &e == &choice.pick() ? "   <- pick" : "");
         out += line;
     }
     if (profile.panels.empty())
-        out += "tuner      note: the profile has no panel records, so structure is 1 (GOSpMV's model): "
-               "regenerate it with 'spmv-kit tune-profile'\n";
+        out +=
+            "tuner      note: the profile has no panel records, so structure is 1 (GOSpMV's model): "
+            "regenerate it with 'spmv-kit tune-profile'\n";
     if (is_placeholder(profile))
-        out += "tuner      note: this profile holds placeholder figures, not measurements: run "
-               "'spmv-kit tune-profile --out FILE' on the GPU and set KIT_BCSR_PROFILE=FILE\n";
+        out +=
+            "tuner      note: this profile holds placeholder figures, not measurements: run "
+            "'spmv-kit tune-profile --out FILE' on the GPU and set KIT_BCSR_PROFILE=FILE\n";
     return out;
 }
 
@@ -315,7 +320,8 @@ std::string describe_model(const CooMatrix& A, const BcsrProfile& profile, const
     const std::string shape = variant + " " + std::to_string(r) + "x" + std::to_string(c);
     const BlockRowSample sample = sample_block_rows(A, hub_row_ptr(A), r, c, sigma, p == Precision::f32 ? 4 : 8);
     const StructureModel m = structure_model(profile, variant, p, r, c, sample);
-    if (!m.used) return "tuner      time model of " + shape + ": no panel records, so GOSpMV's P_dense / fill (structure 1)\n";
+    if (!m.used)
+        return "tuner      time model of " + shape + ": no panel records, so GOSpMV's P_dense / fill (structure 1)\n";
     const bool added = traits_of(variant).chain_follows_rows;
     char line[400];
     std::snprintf(line, sizeof line,
@@ -355,7 +361,8 @@ KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::stri
             for (const BlockEstimate& e : joint.choices[v].shapes)
                 if (e.r == r && e.c == c && e.estimate > best) best = e.estimate, pick.variant = joint.variants[v];
         if (pick.variant.empty())
-            throw Error("bcsr-auto: the profile rates no kernel at block " + std::to_string(r) + "x" + std::to_string(c));
+            throw Error("bcsr-auto: the profile rates no kernel at block " + std::to_string(r) + "x" +
+                        std::to_string(c));
         pick.block.r = r;
         pick.block.c = c;
         pick.block.note = "kernel " + pick.variant + " rated fastest at the given block " + std::to_string(r) + "x" +
@@ -382,7 +389,8 @@ KernelPick pick_kernel_and_block(const CooMatrix& A, const std::vector<std::stri
 
 std::string describe_fill(double fill, count_t blocks, int r, int c) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "actual fill %.3f (%lld blocks of %dx%d)", fill, static_cast<long long>(blocks), r, c);
+    std::snprintf(buf, sizeof buf, "actual fill %.3f (%lld blocks of %dx%d)", fill, static_cast<long long>(blocks), r,
+                  c);
     return buf;
 }
 

@@ -30,8 +30,8 @@ RunResult run_bcsr_cpu(const CooMatrix& A, const std::vector<double>& x, const s
 void register_lab_05_bcsr_cuda(Registry& r);
 
 void register_lab_05_bcsr(Registry& r) {
-    r.add({"bcsr", Backend::cpu, "05-bcsr", 1, "one loop over block rows; each block times c values of x",
-           run_bcsr_cpu})
+    r.add(
+         {"bcsr", Backend::cpu, "05-bcsr", 1, "one loop over block rows; each block times c values of x", run_bcsr_cpu})
         .tunables = bcsr::block_tunables();
     r.add_option(bcsr::block_option());
     r.add_tool(bcsr::tune_profile_tool());

@@ -11,12 +11,13 @@
 #include <fstream>
 #include <iostream>
 #include <random>
-#include <sstream>
 
 #include "bcsr_tunables.hpp"
 #include "check/checked_run.hpp"
 #include "core/args.hpp"
 #include "core/kit_error.hpp"
+#include "core/text.hpp"
+#include "io/generators.hpp"
 #include "bcsr_profile.hpp"
 
 namespace kit::bcsr {
@@ -66,14 +67,6 @@ struct ProfilePlan {
     count_t chain_blocks = 0;              ///< blocks of the chains' long block row (0: none)
     RunOptions opt;                        ///< repeats; precision and block shape set per point
 };
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
 
 /// The multiple of 12 nearest v, at least 12: 12 is the lcm of 1..4, so every r x c tiles it.
 index_t round_to_12(double v) {
@@ -162,12 +155,8 @@ CooMatrix chain_matrix(int r, int c, count_t blocks) {
 
 /// Random x and y in [-1, 1] (a fixed seed: the same problem every run), and the oracle's y.
 Reference random_problem(CooMatrix A) {
-    std::mt19937 rng(12345);
-    std::uniform_real_distribution<double> u(-1, 1);
-    std::vector<double> x(static_cast<std::size_t>(A.cols)), y(static_cast<std::size_t>(A.rows));
-    for (double& v : x) v = u(rng);
-    for (double& v : y) v = u(rng);
-    return Reference(std::move(A), std::move(x), std::move(y));
+    RandomXY xy = random_xy(A.cols, A.rows, 12345);
+    return Reference(std::move(A), std::move(xy.x), std::move(xy.y));
 }
 
 /// Runs `v` on `ref` as configured in `opt`, checked, and returns its GFLOP/s; throws naming
@@ -185,7 +174,7 @@ double checked_gflops(const Variant& v, const Reference& ref, const RunOptions& 
 
 std::vector<Backend> parse_backends(const std::string& list) {
     std::vector<Backend> backends;
-    for (const std::string& b : split(list)) backends.push_back(parse_backend(b));
+    for (const std::string& b : split_list(list)) backends.push_back(parse_backend(b));
     for (Backend b : backends)
         if (auto why = backend_unavailable(b))
             throw BackendUnavailable("tune-profile: the " + to_string(b) + " backend is unavailable here: " + *why +
@@ -197,7 +186,7 @@ std::vector<Backend> parse_backends(const std::string& list) {
 /// Integers of a comma-separated list, each in lo..hi; `what` names the option in messages.
 std::vector<long long> parse_counts(const std::string& list, long long lo, long long hi, const std::string& what) {
     std::vector<long long> out;
-    for (const std::string& s : split(list)) {
+    for (const std::string& s : split_list(list)) {
         const long long n = std::atoll(s.c_str());
         if (n < lo || n > hi)
             throw Error("tune-profile: " + what + " takes " + std::to_string(lo) + ".." + std::to_string(hi) +

@@ -46,11 +46,13 @@ void print_tile(const kit::Csr5<double>& m, kit::index_t t) {
     std::printf("\n  (* = bit_flag: the entry starts a segment)\n  y_offset   ");
     for (int lane = 0; lane < m.omega; ++lane) std::printf("%-8d", kit::csr5_y_offset(m.tile_desc[t * m.omega + lane]));
     std::printf("\n  seg_offset ");
-    for (int lane = 0; lane < m.omega; ++lane) std::printf("%-8d", kit::csr5_seg_offset(m.tile_desc[t * m.omega + lane]));
+    for (int lane = 0; lane < m.omega; ++lane)
+        std::printf("%-8d", kit::csr5_seg_offset(m.tile_desc[t * m.omega + lane]));
     std::printf("\n");
     if (m.empty_offset_ptr[t + 1] > m.empty_offset_ptr[t]) {
         std::printf("  empty_offset");
-        for (kit::index_t k = m.empty_offset_ptr[t]; k < m.empty_offset_ptr[t + 1]; ++k) std::printf(" %d", m.empty_offset[k]);
+        for (kit::index_t k = m.empty_offset_ptr[t]; k < m.empty_offset_ptr[t + 1]; ++k)
+            std::printf(" %d", m.empty_offset[k]);
         std::printf("\n");
     }
 }
@@ -72,10 +74,14 @@ Options parse(int argc, char** argv) {
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string opt = argv[i];
         const int value = std::stoi(argv[i + 1]);
-        if (opt == "--omega") o.params.omega = value;
-        else if (opt == "--sigma") o.params.sigma = value;
-        else if (opt == "--tiles") o.show = value;
-        else throw kit::Error("unknown option " + opt);
+        if (opt == "--omega")
+            o.params.omega = value;
+        else if (opt == "--sigma")
+            o.params.sigma = value;
+        else if (opt == "--tiles")
+            o.show = value;
+        else
+            throw kit::Error("unknown option " + opt);
     }
     return o;
 }

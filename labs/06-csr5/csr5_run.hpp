@@ -1,6 +1,7 @@
 /// @file csr5_run.hpp
 /// @brief What the CPU and CUDA "csr5" variants share: the conversion with the tile shape of
-/// the run options, and the bytes model with the exact descriptor size.
+/// the run options, the bytes model with the exact descriptor size, and the note; the three
+/// arguments of kit::cpu_variant and kit::cuda_variant besides the kernel call.
 #pragma once
 
 #include <string>
@@ -30,17 +31,37 @@ Csr5<T> csr5_for_run(const CooMatrix& A, const RunOptions& opt) {
     return Csr5<T>::from_coo(A, {opt.tunable(kCsr5Omega), opt.tunable(kCsr5Sigma)});
 }
 
-/// @brief Fills the bytes model and the note of a CSR5 run.
-///
-/// Bytes: the CSR arrays, tile_ptr, the descriptors as the backend reads them (the CPU
-/// reads each lane's 64-bit word, the GPU only its sigma packed bit_flag bits), and the
-/// empty_offset lists, from csr5_bytes_of.
-/// @param m [in] the converted matrix  @param descriptor_bits [in] bits read per lane (64 or m.sigma)
-/// @param out [in,out] the run's result
-template <class T>
-void describe_csr5_run(const Csr5<T>& m, count_t descriptor_bits, RunResult& out) {
-    out.bytes = csr5_bytes_of(m, sizeof(T), descriptor_bits);
-    out.note = describe_layout(m);
-}
+/// @brief csr5_for_run as the `convert` argument of cpu_variant and cuda_variant.
+struct Csr5ForRun {
+    /// @brief csr5_for_run<T>(A, opt). @param A [in] hub matrix  @param opt [in] run options
+    /// @param tag [in] T{}, the working precision
+    template <class T>
+    Csr5<T> operator()(const CooMatrix& A, const RunOptions& opt, T tag) const {
+        (void)tag;
+        return csr5_for_run<T>(A, opt);
+    }
+};
+
+/// @brief The bytes model of a CSR5 run, as the `bytes` argument of cpu_variant and cuda_variant:
+/// the CSR arrays, tile_ptr, the descriptors as the backend reads them and the empty_offset
+/// lists, from csr5_bytes_of. The CPU reads each lane's 64-bit word (descriptor_bits 64), the
+/// GPU only its sigma packed bit_flag bits (descriptor_bits 0: the matrix's sigma).
+struct Csr5Bytes {
+    count_t descriptor_bits = 0;  ///< bits read per lane; 0: m.sigma
+    /// @brief Bytes per SpMV. @param m [in] the converted matrix  @param value_bytes [in] sizeof(T)
+    template <class T>
+    count_t operator()(const Csr5<T>& m, count_t value_bytes) const {
+        return csr5_bytes_of(m, value_bytes, descriptor_bits > 0 ? descriptor_bits : m.sigma);
+    }
+};
+
+/// @brief The note of a CSR5 run (its tile shape and layout), as the `describe` argument.
+struct Csr5Note {
+    /// @brief describe_layout(m). @param m [in] the converted matrix
+    template <class T>
+    std::string operator()(const Csr5<T>& m) const {
+        return describe_layout(m);
+    }
+};
 
 }  // namespace kit

@@ -30,9 +30,9 @@ namespace dia_path {
 
 /// @brief One step of the path as the driver and the benchmarks run it.
 struct StepInfo {
-    int step;              ///< step number of the handout (0..5)
-    const char* variant;   ///< registered variant name
-    Backend backend;       ///< backend it is registered on
+    int step;             ///< step number of the handout (0..5)
+    const char* variant;  ///< registered variant name
+    Backend backend;      ///< backend it is registered on
 };
 
 /// @brief The steps of the path in order, OpenCL first, then the CUDA counterparts.
@@ -80,10 +80,10 @@ constexpr index_t aligned_pitch = 32;
 
 /// @brief What the device offers for images (step 5), as clGetDeviceInfo reports it.
 struct ImageLimits {
-    bool supported = false;   ///< CL_DEVICE_IMAGE_SUPPORT
-    count_t max_width = 0;    ///< CL_DEVICE_IMAGE2D_MAX_WIDTH, in pixels
-    count_t max_height = 0;   ///< CL_DEVICE_IMAGE2D_MAX_HEIGHT, in pixels
-    std::string device;       ///< device name, for messages
+    bool supported = false;  ///< CL_DEVICE_IMAGE_SUPPORT
+    count_t max_width = 0;   ///< CL_DEVICE_IMAGE2D_MAX_WIDTH, in pixels
+    count_t max_height = 0;  ///< CL_DEVICE_IMAGE2D_MAX_HEIGHT, in pixels
+    std::string device;      ///< device name, for messages
 };
 
 /// @brief How x is laid out as a 2-D image of float4 pixels (step 5).

@@ -12,15 +12,9 @@ void register_lab_07_dia_opencl_opencl(Registry& r);
 
 const std::vector<dia_path::StepInfo>& dia_path::steps() {
     static const std::vector<StepInfo> list = {
-        {0, "dia-loop", Backend::cpu},
-        {1, "dia-naive", Backend::opencl},
-        {2, "dia-aligned", Backend::opencl},
-        {3, "dia-local", Backend::opencl},
-        {4, "dia-vec4", Backend::opencl},
-        {5, "dia-image", Backend::opencl},
-        {4, "dia-vec4", Backend::cuda},
-        {5, "dia-ldg", Backend::cuda},
-        {5, "dia-texture", Backend::cuda},
+        {0, "dia-loop", Backend::cpu},     {1, "dia-naive", Backend::opencl}, {2, "dia-aligned", Backend::opencl},
+        {3, "dia-local", Backend::opencl}, {4, "dia-vec4", Backend::opencl},  {5, "dia-image", Backend::opencl},
+        {4, "dia-vec4", Backend::cuda},    {5, "dia-ldg", Backend::cuda},     {5, "dia-texture", Backend::cuda},
     };
     return list;
 }

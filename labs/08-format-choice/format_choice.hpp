@@ -37,8 +37,7 @@ HybSplit hyb_split(const RowLengthPmf& pmf, index_t K);
 /// the container as built (kit::*_bytes_of in bytes_model.hpp: arrays with padding, and vectors).
 /// @param format [in] format  @param pmf [in] PMF  @param inputs [in] diagonals, blocks, K, pitch
 /// @param value_bytes [in] sizeof(T)
-count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& inputs,
-                        count_t value_bytes);
+count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& inputs, count_t value_bytes);
 
 // ---- Step 3 (student): time ------------------------------------------------------------
 

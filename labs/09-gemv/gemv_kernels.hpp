@@ -39,25 +39,30 @@ inline std::string to_string(GemvShape s) {
     return std::to_string(s.block_size) + "x" + std::to_string(s.thread_y);
 }
 
+/// Names of the tunables that select a shape, declared with their ranges in register_cuda.cu.
+inline const std::string kGemvBlockSize = "gemv_block_size";
+inline const std::string kGemvThreadY = "gemv_thread_y";
+inline const std::string kGemvColumnsPerWarp = "gemv_columns_per_warp";
+
 /// @brief The tunables that select shape s (`gemv_block_size`, `gemv_thread_y`, or
 /// `gemv_columns_per_warp`), as every tool passes a shape to the gemv-tuned variants.
 /// @param s [in] shape
 inline std::map<std::string, int> gemv_tunables(GemvShape s) {
-    if (s.columns_per_warp > 0) return {{"gemv_columns_per_warp", s.columns_per_warp}};
-    return {{"gemv_block_size", s.block_size}, {"gemv_thread_y", s.thread_y}};
+    if (s.columns_per_warp > 0) return {{kGemvColumnsPerWarp, s.columns_per_warp}};
+    return {{kGemvBlockSize, s.block_size}, {kGemvThreadY, s.thread_y}};
 }
 
 /// @brief The shape the tunables select; 64 x 4 where they say nothing (inverse of gemv_tunables).
 /// @param tunables [in] name -> value
 inline GemvShape gemv_shape_from(const std::map<std::string, int>& tunables) {
-    const auto get = [&](const char* name) {
+    const auto get = [&](const std::string& name) {
         const auto it = tunables.find(name);
         return it == tunables.end() ? 0 : it->second;
     };
     GemvShape s;
-    if (get("gemv_columns_per_warp") > 0) s.columns_per_warp = get("gemv_columns_per_warp");
-    if (get("gemv_block_size") > 0) s.block_size = get("gemv_block_size");
-    if (get("gemv_thread_y") > 0) s.thread_y = get("gemv_thread_y");
+    if (get(kGemvColumnsPerWarp) > 0) s.columns_per_warp = get(kGemvColumnsPerWarp);
+    if (get(kGemvBlockSize) > 0) s.block_size = get(kGemvBlockSize);
+    if (get(kGemvThreadY) > 0) s.thread_y = get(kGemvThreadY);
     return s;
 }
 
@@ -78,10 +83,14 @@ struct GemvDense {
 
 /// @brief Length of y for op(A). @param op [in] transpose  @param A [in] matrix
 template <class T>
-index_t gemv_y_length(Transpose op, DenseView<T> A) { return op == Transpose::no ? A.rows : A.cols; }
+index_t gemv_y_length(Transpose op, DenseView<T> A) {
+    return op == Transpose::no ? A.rows : A.cols;
+}
 /// @brief Length of x for op(A). @param op [in] transpose  @param A [in] matrix
 template <class T>
-index_t gemv_x_length(Transpose op, DenseView<T> A) { return op == Transpose::no ? A.cols : A.rows; }
+index_t gemv_x_length(Transpose op, DenseView<T> A) {
+    return op == Transpose::no ? A.cols : A.rows;
+}
 
 }  // namespace kit
 

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,8 @@
 #include "check/checked_run.hpp"
 #include "gemv_kernels.hpp"
 #include "core/kit_error.hpp"
+#include "core/text.hpp"
+#include "io/generators.hpp"
 
 namespace {
 
@@ -31,19 +32,6 @@ const char* kHelp =
     "  --repeats    cold repeats per shape (default 20)\n"
     "Exit status: 0 on success, 1 if a result was wrong, 2 on errors or without a GPU.\n";
 
-[[maybe_unused]] kit::CooMatrix dense_matrix(int n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    kit::CooMatrix A;
-    A.rows = A.cols = n;
-    A.row_idx.reserve(static_cast<std::size_t>(n) * n);
-    A.col_idx.reserve(static_cast<std::size_t>(n) * n);
-    A.vals.reserve(static_cast<std::size_t>(n) * n);
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) A.add(i, j, u(rng));
-    return A;
-}
-
 /// What the command line asks for.
 struct TuneOptions {
     std::vector<int> sizes = {512, 2048, 4500};
@@ -54,13 +42,7 @@ struct TuneOptions {
 
 std::vector<int> parse_sizes(const std::string& value) {
     std::vector<int> sizes;
-    std::size_t start = 0;
-    while (start <= value.size()) {
-        const std::size_t end = value.find(',', start);
-        sizes.push_back(std::stoi(value.substr(start, end - start)));
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
+    for (const std::string& piece : kit::split(value, ',')) sizes.push_back(std::stoi(piece));
     return sizes;
 }
 
@@ -136,14 +118,10 @@ struct ShapeTally {
     }
 }
 
-/// x and y in [-1, 1], seeded by n: the same problem every run.
+/// An n x n dense matrix, x and y in [-1, 1], seeded by n: the same problem every run.
 [[maybe_unused]] kit::Reference dense_problem(int n) {
-    std::mt19937 rng(n);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> x(n), y(n);
-    for (double& v : x) v = u(rng);
-    for (double& v : y) v = u(rng);
-    return kit::Reference(dense_matrix(n, 91 + n), std::move(x), std::move(y));
+    kit::RandomXY xy = kit::random_xy(n, n, n);
+    return kit::Reference(kit::generate_dense(n, n, 91 + n), std::move(xy.x), std::move(xy.y));
 }
 
 int run(int argc, char** argv) {

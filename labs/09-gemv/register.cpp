@@ -23,14 +23,14 @@ RunFunction cpu_gemv(Transpose op) {
             using T = std::remove_const_t<std::remove_pointer_t<decltype(x)>>;
             cpu::gemv(op, T(1), A, x, T(1), y);
         },
-        [transposed](const auto& m, count_t vb) { return dense_bytes_of(m, vb, transposed); }, NoNote{},
-        GemvDense{op});
+        [transposed](const auto& m, count_t vb) { return dense_bytes_of(m, vb, transposed); }, NoNote{}, GemvDense{op});
 }
 
 }  // namespace
 
 void register_lab_09_gemv(Registry& r) {
-    r.add({"gemv", Backend::cpu, "09-gemv", 1, "dense column-major A; one dot product per row", cpu_gemv(Transpose::no)})
+    r.add(
+         {"gemv", Backend::cpu, "09-gemv", 1, "dense column-major A; one dot product per row", cpu_gemv(Transpose::no)})
         .family = "dense";
     Variant& transposed = r.add({"gemv-t", Backend::cpu, "09-gemv", 1,
                                  "A^T stored; transposed GEMV, one dot product per column", cpu_gemv(Transpose::yes)});

@@ -85,9 +85,9 @@ __global__ void bcsr_warp(BcsrView<T> A, const T* __restrict__ x, T* __restrict_
 }  // namespace kernel
 
 template <class T>
-void bcsr_two_kernel_spmv(BcsrView<T> A, const T* x, T* y, T* partial) {
+void bcsr_2kernel_spmv(BcsrView<T> A, const T* x, T* y, T* partial) {
     // BEGIN SOLUTION(step 2: with_block_shape: bcsr_block_products, then bcsr_row_sums)
-    // STARTER: kit::todo("05-bcsr", 2, "cuda::bcsr_two_kernel_spmv launches");
+    // STARTER: kit::todo("05-bcsr", 2, "cuda::bcsr_2kernel_spmv launches");
     with_block_shape(A.r, A.c, [&](auto r, auto c) {
         constexpr int R = decltype(r)::value, C = decltype(c)::value;
         kernel::bcsr_block_products<T, R, C><<<grid_for(A.blocks, kernel::kThreads), kernel::kThreads>>>(A, x, partial);
@@ -113,8 +113,8 @@ void bcsr_warp_spmv(BcsrView<T> A, const T* x, T* y) {
 }
 
 /// @cond
-template void bcsr_two_kernel_spmv<float>(BcsrView<float>, const float*, float*, float*);
-template void bcsr_two_kernel_spmv<double>(BcsrView<double>, const double*, double*, double*);
+template void bcsr_2kernel_spmv<float>(BcsrView<float>, const float*, float*, float*);
+template void bcsr_2kernel_spmv<double>(BcsrView<double>, const double*, double*, double*);
 template void bcsr_warp_spmv<float>(BcsrView<float>, const float*, float*);
 template void bcsr_warp_spmv<double>(BcsrView<double>, const double*, double*);
 /// @endcond

@@ -34,16 +34,20 @@ LaneSums<T> lane_sums(Csr5View<T> A, index_t tile, const T* x, Write&& write) {
         T sum = 0;
         for (int j = 0; j < A.sigma; ++j) {
             if (flags >> j & 1u) {
-                if (started) write(segment++, sum);  // a segment that lies inside this lane
-                else lanes.head[lane] = sum;
+                if (started)
+                    write(segment++, sum);  // a segment that lies inside this lane
+                else
+                    lanes.head[lane] = sum;
                 started = true;
                 sum = 0;
             }
             const count_t k = base + static_cast<count_t>(j) * omega + lane;  // column-major in the tile
             sum += A.vals[k] * x[A.col_idx[k]];
         }
-        if (started) lanes.open[lane] = sum;
-        else lanes.head[lane] = sum;  // no row starts here: the whole lane continues its left neighbour's segment
+        if (started)
+            lanes.open[lane] = sum;
+        else
+            lanes.head[lane] = sum;  // no row starts here: the whole lane continues its left neighbour's segment
         lanes.open_segment[lane] = segment;
     }
     return lanes;
@@ -87,8 +91,10 @@ T csr5_tile(Csr5View<T> A, index_t tile, const T* x, T* y) {
     T carry = 0;
     // Segment 0 may continue a row of an earlier tile: it goes to the carry, never to y.
     const auto write = [&](int segment, T sum) {
-        if (segment == 0) carry = sum;
-        else y[tile_row + (row_of_segment ? row_of_segment[segment] : segment)] += sum;
+        if (segment == 0)
+            carry = sum;
+        else
+            y[tile_row + (row_of_segment ? row_of_segment[segment] : segment)] += sum;
     };
     const LaneSums<T> lanes = lane_sums(A, tile, x, write);
     const std::vector<T> v = segmented_head_sums(A, tile, lanes.head);

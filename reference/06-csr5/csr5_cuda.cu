@@ -12,7 +12,7 @@ namespace kernel {
 
 /// Threads per CUDA block: a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps.
 constexpr int kBlock = 256;
-constexpr int kChunk = 4;    ///< entries of a lane loaded before any is added: their loads are in flight together
+constexpr int kChunk = 4;  ///< entries of a lane loaded before any is added: their loads are in flight together
 
 /// The two descriptor fields of a lane that the GPU recomputes from the flags.
 struct LaneDescriptor {
@@ -65,14 +65,16 @@ struct LaneSums {
 /// counts 0: no branch, so the chunk's loads go out together.
 template <class T, int OMEGA>
 __device__ __forceinline__ LaneSums<T> lane_sums(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y,
-                                                 index_t tile, int lane, bool active, std::uint32_t flags,
-                                                 int y_offset, TileRows rows) {
+                                                 index_t tile, int lane, bool active, std::uint32_t flags, int y_offset,
+                                                 TileRows rows) {
     // BEGIN SOLUTION(step 4: sums closed at each bit_flag, kChunk entries loaded at a time)
     // STARTER: return {0, 0, 0};
     // Segment 0 may continue a row of an earlier tile: it goes to the carry, never to y.
     const auto write = [&](int segment, T sum) {
-        if (segment == 0) A.carry[tile] = sum;
-        else y[rows.of(segment)] += sum;
+        if (segment == 0)
+            A.carry[tile] = sum;
+        else
+            y[rows.of(segment)] += sum;
     };
     const long long base = static_cast<long long>(tile) * OMEGA * A.sigma;
     int segment = y_offset;
@@ -92,8 +94,10 @@ __device__ __forceinline__ LaneSums<T> lane_sums(Csr5View<T> A, const T* __restr
         for (int i = 0; i < kChunk; ++i) {
             const int j = j0 + i;
             if (j < A.sigma && (flags >> j & 1u)) {
-                if (started) write(segment++, sum);  // a segment that lies inside this lane
-                else head = sum;
+                if (started)
+                    write(segment++, sum);  // a segment that lies inside this lane
+                else
+                    head = sum;
                 started = true;
                 sum = 0;
             }
@@ -153,8 +157,10 @@ __global__ void csr5_tiles(Csr5View<T> A, const T* __restrict__ x, T* __restrict
     const LaneSums<T> lane_sum = lane_sums<T, OMEGA>(A, x, y, tile, lane, active, flags, desc.y_offset, rows);
     const T v = segmented_head_sum<T, OMEGA>(lane_sum.head, lane, desc.seg_offset);
     if (flags != 0) {  // segment 0 may continue a row of an earlier tile: it goes to the carry, never to y
-        if (lane_sum.segment == 0) A.carry[tile] = lane_sum.open + v;
-        else y[rows.of(lane_sum.segment)] = y_last + (lane_sum.open + v);
+        if (lane_sum.segment == 0)
+            A.carry[tile] = lane_sum.open + v;
+        else
+            y[rows.of(lane_sum.segment)] = y_last + (lane_sum.open + v);
     }
     // END SOLUTION
 }
@@ -209,12 +215,24 @@ void csr5_spmv(Csr5View<T> A, const T* x, T* y) {
         // BEGIN SOLUTION(step 4: the tile kernel instance for A.omega, then the calibration)
         // STARTER: kit::todo("06-csr5", 4, "cuda tile and calibration kernels");
         switch (A.omega) {
-            case 1: kernel::launch_tiles<T, 1>(A, x, y); break;
-            case 2: kernel::launch_tiles<T, 2>(A, x, y); break;
-            case 4: kernel::launch_tiles<T, 4>(A, x, y); break;
-            case 8: kernel::launch_tiles<T, 8>(A, x, y); break;
-            case 16: kernel::launch_tiles<T, 16>(A, x, y); break;
-            default: kernel::launch_tiles<T, 32>(A, x, y); break;
+            case 1:
+                kernel::launch_tiles<T, 1>(A, x, y);
+                break;
+            case 2:
+                kernel::launch_tiles<T, 2>(A, x, y);
+                break;
+            case 4:
+                kernel::launch_tiles<T, 4>(A, x, y);
+                break;
+            case 8:
+                kernel::launch_tiles<T, 8>(A, x, y);
+                break;
+            case 16:
+                kernel::launch_tiles<T, 16>(A, x, y);
+                break;
+            default:
+                kernel::launch_tiles<T, 32>(A, x, y);
+                break;
         }
         // Same stream: the calibration starts after every tile has written its carry.
         kernel::csr5_calibrate<<<grid_for(A.full_tiles, kernel::kBlock), kernel::kBlock>>>(A, y);

@@ -13,7 +13,7 @@ RowLengthPmf row_length_pmf(index_t rows, index_t cols, const std::vector<index_
     if (rows < 0 || cols < 0) throw Error("row_length_pmf: negative size");
     if (row_ptr.size() != static_cast<std::size_t>(rows) + 1 || row_ptr[0] != 0)
         throw Error("row_length_pmf: row_ptr needs rows + 1 = " + std::to_string(rows + 1) +
-                         " offsets starting at 0, got " + std::to_string(row_ptr.size()));
+                    " offsets starting at 0, got " + std::to_string(row_ptr.size()));
     // BEGIN SOLUTION(step 1: b_i = number of rows r with row_ptr[r+1] - row_ptr[r] == i; nnz = row_ptr[rows])
     // STARTER: kit::todo("08-format-choice", 1, "row_length_pmf");
     RowLengthPmf pmf;
@@ -23,7 +23,8 @@ RowLengthPmf row_length_pmf(index_t rows, index_t cols, const std::vector<index_
     for (index_t r = 0; r < rows; ++r) {
         const index_t len = row_ptr[static_cast<std::size_t>(r) + 1] - row_ptr[static_cast<std::size_t>(r)];
         if (len < 0) throw Error("row_length_pmf: row_ptr decreases at row " + std::to_string(r));
-        if (static_cast<std::size_t>(len) >= pmf.rows_with.size()) pmf.rows_with.resize(static_cast<std::size_t>(len) + 1, 0);
+        if (static_cast<std::size_t>(len) >= pmf.rows_with.size())
+            pmf.rows_with.resize(static_cast<std::size_t>(len) + 1, 0);
         ++pmf.rows_with[static_cast<std::size_t>(len)];
     }
     return pmf;
@@ -41,7 +42,7 @@ double mean_row_length(const RowLengthPmf& pmf) {
 
 HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
     if (K < 0) throw Error("hyb_split: K must be >= 0, got " + std::to_string(K));
-    // BEGIN SOLUTION(step 1: sum b_i, i*b_i and min(i,K)*b_i over i <= K and over i > K; conditional means divide by the rows of each side)
+    // BEGIN SOLUTION(step 1: sum b_i, i*b_i and min(i,K)*b_i on each side of K; a mean divides by its side's rows)
     // STARTER: kit::todo("08-format-choice", 1, "hyb_split");
     HybSplit s;
     s.K = K;
@@ -71,19 +72,25 @@ HybSplit hyb_split(const RowLengthPmf& pmf, index_t K) {
 
 count_t predicted_bytes(ModelFormat format, const RowLengthPmf& pmf, const StorageInputs& in, count_t value_bytes) {
     if (in.pitch_multiple < 1) throw Error("predicted_bytes: pitch_multiple must be at least 1");
-    // BEGIN SOLUTION(step 2: the pitch is in.pitch_for(rows); ELL width = longest row; HYB = ELL of width K + COO of what rows have past K; dense = every value; call the bytes_model.hpp functions)
+    // BEGIN SOLUTION(step 2: the bytes_model.hpp functions, with the pitch, longest row and nnz_coo of the PMF)
     // STARTER: kit::todo("08-format-choice", 2, "predicted_bytes");
     const count_t N = pmf.rows, M = pmf.cols, nnz = pmf.nnz;
     const count_t pitch = in.pitch_for(N);
     switch (format) {
-        case ModelFormat::coo: return coo_bytes(N, M, nnz, value_bytes);
-        case ModelFormat::csr: return csr_bytes(N, M, nnz, value_bytes);
-        case ModelFormat::ell: return ell_bytes(N, M, pmf.longest(), pitch, value_bytes);
+        case ModelFormat::coo:
+            return coo_bytes(N, M, nnz, value_bytes);
+        case ModelFormat::csr:
+            return csr_bytes(N, M, nnz, value_bytes);
+        case ModelFormat::ell:
+            return ell_bytes(N, M, pmf.longest(), pitch, value_bytes);
         case ModelFormat::hyb:
             return hyb_bytes(N, M, in.hyb_width, pitch, hyb_split(pmf, in.hyb_width).nnz_coo, value_bytes);
-        case ModelFormat::dia: return dia_bytes(N, M, in.diagonals, pitch, value_bytes);
-        case ModelFormat::bcsr: return bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes);
-        case ModelFormat::dense: return dense_bytes(N, M, value_bytes);
+        case ModelFormat::dia:
+            return dia_bytes(N, M, in.diagonals, pitch, value_bytes);
+        case ModelFormat::bcsr:
+            return bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes);
+        case ModelFormat::dense:
+            return dense_bytes(N, M, value_bytes);
     }
     throw Error("predicted_bytes: unknown format");
     // END SOLUTION
@@ -102,10 +109,10 @@ double lane_bytes_of(const std::string& variant, ModelFormat format, double vb) 
     // request. The bytes one lane loads per step: a DIA value, four of them (dia-vec4's quads),
     // a value and its column index, or a COO entry's value and two indices; the dense kernel's
     // double-buffered chunks keep several values per lane in flight.
-    return variant == "dia-naive"                                      ? vb
-           : variant == "dia-vec4" || format == ModelFormat::dense     ? 4 * vb
-           : format == ModelFormat::coo                                ? vb + 8
-                                                                       : vb + 4;
+    return variant == "dia-naive"                                  ? vb
+           : variant == "dia-vec4" || format == ModelFormat::dense ? 4 * vb
+           : format == ModelFormat::coo                            ? vb + 8
+                                                                   : vb + 4;
     // END SOLUTION
 }
 
@@ -194,7 +201,7 @@ void compute_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageIn
     // BEGIN SOLUTION(step 3: products / (C x F_S); CTC_a = CTC_m, but csr-vector's warp sums ceil(E(X)/W) per row)
     // STARTER: kit::todo("08-format-choice", 3, "predict_kernel: compute terms");
     const double lanes = static_cast<double>(p.sms) * p.lanes_per_sm * (value_bytes == 4 ? 2 : 1);  // C
-    const double clock = p.clock_ghz * 1e9;                                                            // F_S
+    const double clock = p.clock_ghz * 1e9;                                                         // F_S
     const double W = p.warp;
     // DIA multiplies its padding too (zeros in the slots), dense every value; ELL and HYB skip
     // their padding by the column index.
@@ -222,11 +229,16 @@ void serial_terms(KernelPrediction& k, const RowLengthPmf& pmf, const StorageInp
     const double longest = pmf.longest(), W = p.warp;
     double chain_ns = 0;
     int launches = 1;
-    if (variant == "csr-scalar" || variant == "ell") chain_ns = longest * p.step_ns;
-    else if (variant == "csr-vector") chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, pmf.rows * p.row_ns);
-    else if (k.format == ModelFormat::dia) chain_ns = in.diagonals * p.step_ns;
-    else if (variant == "coo-atomic") chain_ns = longest * p.atomic_ns;
-    else if (variant == "coo-segmented" || variant == "gemv-streamed") chain_ns = p.step_ns;  // no row-long chain
+    if (variant == "csr-scalar" || variant == "ell")
+        chain_ns = longest * p.step_ns;
+    else if (variant == "csr-vector")
+        chain_ns = std::max(std::ceil(longest / W) * p.warp_step_ns, pmf.rows * p.row_ns);
+    else if (k.format == ModelFormat::dia)
+        chain_ns = in.diagonals * p.step_ns;
+    else if (variant == "coo-atomic")
+        chain_ns = longest * p.atomic_ns;
+    else if (variant == "coo-segmented" || variant == "gemv-streamed")
+        chain_ns = p.step_ns;  // no row-long chain
     else if (variant == "hyb") {
         chain_ns = in.hyb_width * p.step_ns;
         if (hyb_split(pmf, in.hyb_width).nnz_coo > 0) {
@@ -277,13 +289,20 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
                                 count_t value_bytes, const DeviceParams& p) {
     KernelPrediction k;
     k.variant = variant;
-    if (variant == "coo-atomic" || variant == "coo-segmented") k.format = ModelFormat::coo;
-    else if (variant == "csr-scalar" || variant == "csr-vector") k.format = ModelFormat::csr;
-    else if (variant == "ell") k.format = ModelFormat::ell;
-    else if (variant == "hyb") k.format = ModelFormat::hyb;
-    else if (variant == "dia-naive" || variant == "dia-vec4") k.format = ModelFormat::dia;
-    else if (variant == "gemv-streamed") k.format = ModelFormat::dense;
-    else throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
+    if (variant == "coo-atomic" || variant == "coo-segmented")
+        k.format = ModelFormat::coo;
+    else if (variant == "csr-scalar" || variant == "csr-vector")
+        k.format = ModelFormat::csr;
+    else if (variant == "ell")
+        k.format = ModelFormat::ell;
+    else if (variant == "hyb")
+        k.format = ModelFormat::hyb;
+    else if (variant == "dia-naive" || variant == "dia-vec4")
+        k.format = ModelFormat::dia;
+    else if (variant == "gemv-streamed")
+        k.format = ModelFormat::dense;
+    else
+        throw Error("predict_kernel: the model does not cover variant '" + variant + "'");
     const double vb = static_cast<double>(value_bytes);
     k.stream_gbs = stream_rate(variant, k.format, pmf, in, lane_bytes_of(variant, k.format, vb), p);
     memory_terms(k, pmf, in, value_bytes, p);
@@ -296,12 +315,13 @@ KernelPrediction predict_kernel(const std::string& variant, const RowLengthPmf& 
 }
 
 std::size_t pick_fastest(const std::vector<KernelPrediction>& kernels) {
-    // BEGIN SOLUTION(step 4: the smallest total_ms among feasible predictions, the first on a tie; throw kit::Error if none is feasible)
+    // BEGIN SOLUTION(step 4: the feasible one with the smallest total_ms, the first on a tie; else kit::Error)
     // STARTER: kit::todo("08-format-choice", 4, "pick_fastest");
     std::size_t best = kernels.size();
     for (std::size_t i = 0; i < kernels.size(); ++i)
         if (kernels[i].feasible && (best == kernels.size() || kernels[i].total_ms < kernels[best].total_ms)) best = i;
-    if (best == kernels.size()) throw Error("pick_fastest: no feasible prediction among " + std::to_string(kernels.size()));
+    if (best == kernels.size())
+        throw Error("pick_fastest: no feasible prediction among " + std::to_string(kernels.size()));
     return best;
     // END SOLUTION
 }

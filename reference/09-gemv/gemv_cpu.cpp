@@ -13,8 +13,8 @@ void gemv(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y) {
         T sum = 0;
         for (index_t k = 0; k < nx; ++k) {
             // A(i, k) without transpose, A(k, i) with it
-            const std::size_t at = op == Transpose::no ? i + static_cast<std::size_t>(k) * A.lda
-                                                       : k + static_cast<std::size_t>(i) * A.lda;
+            const std::size_t at =
+                op == Transpose::no ? i + static_cast<std::size_t>(k) * A.lda : k + static_cast<std::size_t>(i) * A.lda;
             sum += A.vals[at] * x[k];
         }
         y[i] = beta == T(0) ? alpha * sum : alpha * sum + beta * y[i];

@@ -17,8 +17,8 @@ namespace kit::cuda {
 template <class T>
 constexpr bool shape_supported(int block_size, int thread_y) {
     const int v = kernel::kVec<T>;
-    return block_size >= 32 && (block_size & (block_size - 1)) == 0 && thread_y >= v && block_size % (2 * thread_y) == 0 &&
-           block_size / v * thread_y <= 1024;
+    return block_size >= 32 && (block_size & (block_size - 1)) == 0 && thread_y >= v &&
+           block_size % (2 * thread_y) == 0 && block_size / v * thread_y <= 1024;
 }
 
 /// Whether every column of A starts on a 16-byte boundary, so that the kernels may read V rows
@@ -48,8 +48,10 @@ void gemv_thread(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T* y
     const index_t ny = gemv_y_length(op, A);
     if (ny == 0) return;
     constexpr int block = 128;
-    if (op == Transpose::no) kernel::gemv_thread<T, false><<<grid_for(ny, block), block>>>(A, alpha, x, beta, y);
-    else kernel::gemv_thread<T, true><<<grid_for(ny, block), block>>>(A, alpha, x, beta, y);
+    if (op == Transpose::no)
+        kernel::gemv_thread<T, false><<<grid_for(ny, block), block>>>(A, alpha, x, beta, y);
+    else
+        kernel::gemv_thread<T, true><<<grid_for(ny, block), block>>>(A, alpha, x, beta, y);
     KIT_CHECK_LAUNCH();
     // END SOLUTION
 }
@@ -89,7 +91,8 @@ void gemv_warp_columns(Transpose op, T alpha, DenseView<T> A, const T* x, T beta
     constexpr int threads = 128;
     const long long warps = (static_cast<long long>(A.cols) + ColumnsPerWarp - 1) / ColumnsPerWarp;
     const bool vec = vector_loads(A) && is_aligned(x, 16);
-    kernel::gemv_t_warp_columns<T, ColumnsPerWarp><<<grid_for(warps * kWarpSize, threads), threads>>>(A, alpha, x, beta, y, vec);
+    kernel::gemv_t_warp_columns<T, ColumnsPerWarp>
+        <<<grid_for(warps * kWarpSize, threads), threads>>>(A, alpha, x, beta, y, vec);
     KIT_CHECK_LAUNCH();
     // END SOLUTION
 }
@@ -157,7 +160,8 @@ int sm_count() {
 template <class Kernel>
 index_t one_wave(Kernel* kernel, dim3 threads) {
     int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads.x * threads.y), 0));
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads.x * threads.y), 0));
     return static_cast<index_t>(std::max(1, per_sm)) * sm_count();
 }
 
@@ -204,9 +208,11 @@ void gemv_streamed(Transpose op, T alpha, DenseView<T> A, const T* x, T beta, T*
     if (full > 0) {
         const dim3 grid(static_cast<unsigned>(full), slices);
         if (op == Transpose::no)
-            kernel::gemv_n_blocked<T, BlockSize, ThreadY, false><<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice, scratch, vec);
+            kernel::gemv_n_blocked<T, BlockSize, ThreadY, false>
+                <<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice, scratch, vec);
         else
-            kernel::gemv_t_blocked<T, BlockSize, ThreadY, false><<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice, scratch, vec);
+            kernel::gemv_t_blocked<T, BlockSize, ThreadY, false>
+                <<<grid, threads>>>(A, alpha, x, beta, y, 0, per_slice, scratch, vec);
         KIT_CHECK_LAUNCH();
     }
     if (edge) CUDA_CHECK(cudaStreamWaitEvent(0, es.join, 0));  // the caller's stream sees both kernels done
@@ -253,7 +259,8 @@ void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T*
         if (to_string(e.shape) == to_string(shape)) return e.run(op, alpha, A, x, beta, y);
         known += (known.empty() ? "" : ", ") + to_string(e.shape);
     }
-    throw ConversionRefused("gemv: shape " + to_string(shape) + " (gemv_block_size x thread_y) is not built; built: " + known);
+    throw ConversionRefused("gemv: shape " + to_string(shape) +
+                            " (gemv_block_size x thread_y) is not built; built: " + known);
 }
 
 /// @cond

@@ -70,7 +70,8 @@ __device__ void finish_slices(T s, bool owns, index_t out, index_t block, T alph
     if (!last) return;
     if (owns) {
         T sum = 0;
-        for (unsigned k = 0; k < slices; ++k) sum += __ldcg(&scratch.partial[static_cast<size_t>(k) * scratch.ny + out]);
+        for (unsigned k = 0; k < slices; ++k)
+            sum += __ldcg(&scratch.partial[static_cast<size_t>(k) * scratch.ny + out]);
         y[out] = beta == T(0) ? alpha * sum : alpha * sum + beta * y_old;
     }
     if (threadIdx.x == 0 && threadIdx.y == 0) scratch.arrivals[block] = 0;
@@ -199,9 +200,9 @@ __device__ __forceinline__ T gemv_n_reduce(const T (&sum)[kVec<T>]) {
 /// the last row (those loads are scalar and checked). vec: lda is a multiple of V and A 16-byte
 /// aligned, so every column starts on a 16-byte boundary (else every load is scalar).
 template <class T, int BS, int TY, bool RowEdge>
-__global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
-                                                                   T beta, T* y, index_t first_block, index_t per_slice,
-                                                                   SliceScratch<T> scratch, bool vec) {
+__global__ void __launch_bounds__(BS / kVec<T> * TY)
+    gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y, index_t first_block,
+                   index_t per_slice, SliceScratch<T> scratch, bool vec) {
     // BEGIN SOLUTION(step 3: read y early, gemv_n_march, gemv_n_reduce, store_outputs)
     constexpr int V = kVec<T>, TX = BS / V;
     const int t = threadIdx.y * TX + threadIdx.x;
@@ -318,9 +319,9 @@ __device__ __forceinline__ T gemv_t_reduce(T (&acc0)[BS / (2 * TY)], T (&acc1)[B
 /// column may pass the last column (zeros in registers). The last block row may pass the last
 /// row: its loads are scalar and checked.
 template <class T, int BS, int TY, bool ColEdge>
-__global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
-                                                                   T beta, T* y, index_t first_block, index_t per_slice,
-                                                                   SliceScratch<T> scratch, bool vec) {
+__global__ void __launch_bounds__(BS / kVec<T> * TY)
+    gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y, index_t first_block,
+                   index_t per_slice, SliceScratch<T> scratch, bool vec) {
     // BEGIN SOLUTION(step 3: read y early, gemv_t_march, gemv_t_reduce, store_outputs)
     constexpr int V = kVec<T>, TX = BS / V, EPT = BS / (2 * TY);
     const int t = threadIdx.y * TX + threadIdx.x;
@@ -344,8 +345,8 @@ __global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T>
 /// n / C warps the grid fills the GPU from small n on. vec: columns and x start on 16-byte
 /// boundaries (else every load is scalar); rows past the last load zeros, as in load_rows.
 template <class T, int C>
-__global__ void __launch_bounds__(128) gemv_t_warp_columns(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
-                                                           T* y, bool vec) {
+__global__ void __launch_bounds__(128)
+    gemv_t_warp_columns(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y, bool vec) {
     // BEGIN SOLUTION(step 5: a warp per C columns, 8 loads in flight; xor-shuffle sums; lane c writes)
     constexpr int V = kVec<T>, U = 8 / C, WARP_ROWS = kWarpSize * V;
     const int lane = threadIdx.x % kWarpSize;
@@ -366,7 +367,8 @@ __global__ void __launch_bounds__(128) gemv_t_warp_columns(DenseView<T> A, T alp
 #pragma unroll
             for (int c = 0; c < C; ++c) {
                 const bool in = in_rows && c0 + c < A.cols;
-                load_rows(A.vals + (in ? row + static_cast<size_t>(c0 + c) * A.lda : 0), whole && in, in, A.rows - row, a[u][c]);
+                load_rows(A.vals + (in ? row + static_cast<size_t>(c0 + c) * A.lda : 0), whole && in, in, A.rows - row,
+                          a[u][c]);
             }
         }
 #pragma unroll

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages the kit needs when run as root; otherwise prints the
-# exact command. Never fails the build because apt cannot reach a mirror: it warns with the
+# exact command. Without apt (RHEL, Rocky, a cluster node) it prints what to install and how
+# to point the build at it (a module, Spack, conda, and the NAME_ROOT variables of the Makefile).
+# The libraries count as present when the Makefile found them anywhere (it passes
+# KIT_DEP_GTEST=1 and the like, see `make deps-info`), not only at Debian's paths. Never fails the build because apt cannot reach a mirror: it warns with the
 # real cause, and the parts needing a missing tool are skipped with their own message.
 #
 # As root it says what it is about to install before it starts, waits for the package lock
@@ -9,16 +12,17 @@
 # (BUILD defaults to build, as in the Makefile).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# package : file that proves it is installed : what is skipped without it
+# package : file that proves it is installed, or @NAME: the Makefile's finding KIT_DEP_NAME
+# (the file stands in when the variable is not set) : what is skipped without it
 need=(
   "g++:/usr/bin/g++:the whole build"
   "make:/usr/bin/make:the whole build"
   "python3:/usr/bin/python3:the test summary, the starter generator and the grader"
-  "googletest:/usr/src/googletest:the tests"
-  "libgtest-dev:/usr/include/gtest/gtest.h:the tests"
-  "libbenchmark-dev:/usr/include/benchmark/benchmark.h:the benchmarks"
-  "ocl-icd-opencl-dev:/usr/include/CL/cl.h:the OpenCL parts"
-  "opencl-headers:/usr/include/CL/cl_platform.h:the OpenCL parts"
+  "googletest:@GTEST/usr/src/googletest:the tests"
+  "libgtest-dev:@GTEST/usr/include/gtest/gtest.h:the tests"
+  "libbenchmark-dev:@BENCHMARK/usr/include/benchmark/benchmark.h:the benchmarks"
+  "ocl-icd-opencl-dev:@OPENCL/usr/include/CL/cl.h:the OpenCL parts"
+  "opencl-headers:@OPENCL/usr/include/CL/cl_platform.h:the OpenCL parts"
   "opencl-clhpp-headers:/usr/include/CL/opencl.hpp:the OpenCL parts"
   "pocl-opencl-icd:/etc/OpenCL/vendors/pocl.icd:OpenCL on the CPU (machines without an OpenCL GPU)"
   "clinfo:/usr/bin/clinfo:listing the OpenCL platforms"
@@ -29,18 +33,61 @@ need=(
   "fonts-dejavu-core:/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf:the handouts' fonts (PDFs fall back to other fonts)"
   "poppler-utils:/usr/bin/pdftoppm:the docs render check (scripts/docs/ci/run-ci-checks.sh)"
   "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib:the benchmark plots"
-  "zlib1g-dev:/usr/include/zlib.h:reading gzip-compressed matrices (.mtx.gz)"
-  "libbz2-dev:/usr/include/bzlib.h:reading bzip2-compressed matrices (.mtx.bz2)"
+  "zlib1g-dev:@ZLIB/usr/include/zlib.h:reading gzip-compressed matrices (.mtx.gz)"
+  "libbz2-dev:@BZIP2/usr/include/bzlib.h:reading bzip2-compressed matrices (.mtx.bz2)"
   "clang:/usr/bin/clang++:the fuzz target (make fuzz)"
   "libclang-rt-dev:/usr/share/doc/libclang-rt-dev:the fuzz target's libFuzzer runtime (make fuzz)"
 )
 
-missing_now() {  # the packages whose proof file is absent, one a line
+present() {  # PROOF: @NAME/file or file
+  local proof=$1 name var
+  if [[ $proof == @* ]]; then
+    name=${proof%%/*}; name=${name#@}; proof=/${proof#*/}
+    var=KIT_DEP_$name
+    [ -n "${!var:-}" ] && { [ "${!var}" = 1 ]; return; }
+  fi
+  [ -e "$proof" ]
+}
+missing_now() {  # the packages whose proof is absent, one a line
   local entry rest
   for entry in "${need[@]}"; do
     rest=${entry#*:}
-    [ -e "${rest%%:*}" ] || echo "${entry%%:*}"
+    present "${rest%%:*}" || echo "${entry%%:*}"
   done
+}
+
+# Debian package : what it is elsewhere (RHEL/Rocky/Fedora package; without root; the build's variable)
+other_systems=(
+  "g++|gcc-c++|module load gcc (C++17: GCC 8 or newer)|CXX=/path/to/g++"
+  "python3|python3|module load python|"
+  "googletest|gtest-devel (EPEL)|module load googletest; spack install googletest; conda install -c conda-forge gtest|GTEST_ROOT=<prefix>"
+  "libgtest-dev|gtest-devel (EPEL)|module load googletest; spack install googletest; conda install -c conda-forge gtest|GTEST_ROOT=<prefix>"
+  "libbenchmark-dev|google-benchmark-devel (EPEL)|module load benchmark; spack install benchmark; conda install -c conda-forge benchmark|BENCHMARK_ROOT=<prefix>"
+  "ocl-icd-opencl-dev|ocl-icd-devel|a full CUDA Toolkit's own (cuda-opencl component; OPENCL_ROOT=\$CUDA_HOME); spack install ocl-icd opencl-c-headers; conda install -c conda-forge ocl-icd opencl-headers|OPENCL_ROOT=<prefix>"
+  "opencl-headers|opencl-headers|as ocl-icd-opencl-dev|OPENCL_ROOT=<prefix>"
+  "opencl-clhpp-headers|opencl-headers|not needed to build|"
+  "pocl-opencl-icd|pocl (EPEL)|spack install pocl; conda install -c conda-forge pocl|OCL_ICD_VENDORS=<folder of .icd files>"
+  "zlib1g-dev|zlib-devel|module load zlib; spack install zlib; conda install -c conda-forge zlib|ZLIB_ROOT=<prefix>"
+  "libbz2-dev|bzip2-devel|module load bzip2; spack install bzip2; conda install -c conda-forge bzip2|BZIP2_ROOT=<prefix>"
+  "python3-matplotlib|python3-matplotlib|pip install --user matplotlib|"
+  "doxygen|doxygen|module load doxygen; conda install -c conda-forge doxygen|"
+  "pandoc|pandoc|conda install -c conda-forge pandoc|"
+  "weasyprint|weasyprint|pip install --user weasyprint|"
+)
+# How to get the missing packages on a system without apt, and how to point the build at them.
+print_other_systems() {
+  local p e rhel=() how noroot var
+  echo "deps: no apt-get here; what each missing part is elsewhere (package as root | without root | then build with):"
+  for p in "${missing[@]}"; do
+    how=; for e in "${other_systems[@]}"; do [ "${e%%|*}" = "$p" ] && how=${e#*|}; done
+    if [ -z "$how" ]; then echo "deps:   $p ($(what_needs "$p")): your distribution's package of that name"; continue; fi
+    IFS='|' read -r rhelpkg noroot var <<<"$how"
+    rhel+=("${rhelpkg%% (*}")
+    echo "deps:   $p ($(what_needs "$p")): $rhelpkg | $noroot${var:+ | make ... $var}"
+  done
+  [ ${#rhel[@]} -gt 0 ] && echo "deps: as root on RHEL/Rocky/Fedora:  dnf install $(printf '%s\n' "${rhel[@]}" | sort -u | tr '\n' ' ')(EPEL for some: dnf install epel-release)"
+  echo "deps: the build also finds libraries through pkg-config (PKG_CONFIG_PATH), CPATH/LIBRARY_PATH (module load),"
+  echo "deps: \$CONDA_PREFIX, a Spack view and /usr/lib64; 'make deps-info' shows what it found where (jobs/README.md: building on a cluster)"
 }
 what_needs() {  # PACKAGE: what is skipped without it
   local entry
@@ -52,13 +99,14 @@ what_needs() {  # PACKAGE: what is skipped without it
 mapfile -t missing < <(missing_now)
 [ ${#missing[@]} -eq 0 ] && exit 0
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if ! command -v apt-get >/dev/null; then
+  print_other_systems
+  exit 0
+fi
 if [ "$(id -u)" != 0 ]; then
   echo "deps: missing packages: ${missing[*]}"
   echo "deps: install them with:  sudo apt-get update && sudo $cmd"
-  exit 0
-fi
-if ! command -v apt-get >/dev/null; then
-  echo "deps: missing ${missing[*]} and no apt-get here; install them with your package manager"
+  echo "deps: without root: point the build at a module, Spack or conda copy (GTEST_ROOT=<prefix> and the like; jobs/README.md: building on a cluster)"
   exit 0
 fi
 

@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
 """Runs every shell command of the handouts as printed, and fails on any that errors.
 
-    check_handout_commands.py KIT_DIR [--handout NN-name] [--timeout S] [--list]
+    check_handout_commands.py KIT_DIR [--handout NN-name|README] [--timeout S] [--list] [--gpu]
 
 KIT_DIR is a copy of the kit: the student edition (`make dist-student`, unpacked) or the
-full kit. Each ```sh block of handouts/*.md is split into commands (a `for ... done` loop or
-a line ending in a backslash stays one command) and each runs in a fresh `bash -c` in
-KIT_DIR, in order, so a command may use the files an earlier one generated (the handouts
-write them under /tmp).
+full kit. Each ```sh block of handouts/*.md (and of the README, in the student edition: the
+one without reference/) is split into commands (a `for ... done` loop or a line ending in a
+backslash stays one command) and each runs in a fresh `bash -o pipefail -c` in KIT_DIR, in
+order, so a command may use the files an earlier one generated (the handouts write them
+under /tmp).
 
 A command *errors* when it exits with 2 or more (bad input, a usage error, a failed build,
 a crash, command not found), or prints a sign of a broken tool ("No rule to make target",
 "undefined reference", "unknown option", "is not a lab"). Exit status 1 is allowed: it is
 how the kit says "your code is wrong or still TODO", which is what the starter gives; so
 is `make test` failing after its summary line (make exits 2 when tests fail), and a run of
-a CUDA-only variant that says SKIPPED because no GPU is there.
-Commands that need a GPU, a cluster or the profiler are not run here; the summary lists
-them with the reason. Exit status 1 if any command errors.
+a CUDA variant that says SKIPPED because no GPU is there (or that the kit was built without
+nvcc); such a command must say so where it is printed, by `--backend cuda` or by a comment on
+one of its lines that says it needs a GPU (`# needs a GPU`), or it errors. A pipe must not
+hide what its first command printed: a pipe that printed nothing errors, and so does a grep
+that filters out the SKIPPED line (the command runs again without its grep to see).
+Commands that need a GPU tool (compute-sanitizer, ncu, nvidia-smi), a cluster or the GPU's
+time are not run here; the summary lists them with the reason. With --gpu (on a GPU
+machine) the GPU ones run too and must not say SKIPPED. Exit status 1 if any command errors.
 """
 import os
 import re
@@ -26,18 +32,23 @@ import time
 
 # (pattern, why it is not run here)
 NOT_HERE = [
-    (r"\b(sbatch|qsub|squeue|qstat)\b", "submits to a cluster scheduler"),
-    (r"--backend cuda|--cuda\b|\bnvidia-smi\b|\bcompute-sanitizer\b|\bncu\b", "needs an NVIDIA GPU"),
-    (r"\btune_check\b|tune-profile", "times the GPU (minutes)"),
+    (r"\b(sbatch|qsub|squeue|qstat)\b|\bmake submit\b", "submits to a cluster scheduler"),
+    (r"--cuda\b|\bnvidia-smi\b|\bcompute-sanitizer\b|\bncu\b", "needs an NVIDIA GPU"),
+    (r"\btune_check\b|tune-profile|\bgemv_tune\b", "times the GPU (minutes)"),
     (r"\bmake bench", "the benchmark suite (GPU)"),
     (r"opencl_env\.sh", "registers NVIDIA's OpenCL on a GPU node"),
 ]
 BROKEN = re.compile(r"No rule to make target|undefined reference|unknown option|is not a lab|command not found"
-                    r"|No such file or directory")
+                    r"|no variant named|No such file or directory")
+SKIP_LINE = re.compile(r"SKIPPED: |cuda backend unavailable: ")  # no GPU; or a kit built without nvcc
+# "| grep -E 'a|b'", a stage of a pipe, with its quoted arguments
+GREP_STAGE = re.compile(r"""\|\s*\n?\s*grep\b(?:[ \t]+(?:'[^']*'|"[^"]*"|[^\s|'"]+))*""")
+GPU_MARK = re.compile(r"#.*\b(GPU|GPUs)\b")  # a comment on one of a command's lines: "# needs a GPU"
 
 
 def commands_of(markdown):
-    """(line, command) for every command of the ```sh blocks."""
+    """(line, command, marked) for every command of the ```sh blocks; marked: a comment on one
+    of its lines says it needs a GPU."""
     out, block, start = [], None, 0
     for number, line in enumerate(markdown.splitlines(), 1):
         if block is None:
@@ -45,7 +56,7 @@ def commands_of(markdown):
                 block = []
             continue
         if line.strip() == "```":
-            pending, depth = [], 0
+            pending, depth, marked = [], 0, False
             for n, text in block:
                 code = re.sub(r"(^|\s)#.*$", "", text).rstrip()
                 if not code and not pending:
@@ -53,15 +64,60 @@ def commands_of(markdown):
                 if not pending:
                     start = n
                 pending.append(code)
+                marked |= bool(GPU_MARK.search(text)) or "--backend cuda" in code
                 depth += len(re.findall(r"\b(do|then)\b", code)) - len(re.findall(r"\b(done|fi)\b", code))
                 if depth > 0 or code.endswith("\\"):
                     continue
-                out.append((start, "\n".join(pending)))
-                pending, depth = [], 0
+                out.append((start, "\n".join(pending), marked))
+                pending, depth, marked = [], 0, False
             block = None
             continue
         block.append((number, line))
     return out
+
+
+def documents(kit, only):
+    """(name as printed, path) of the handouts, and of the README in the student edition."""
+    docs = [(f"handouts/{f}", os.path.join(kit, "handouts", f)) for f in sorted(os.listdir(os.path.join(kit, "handouts")))
+            if f.endswith(".md") and (not only or f.startswith(only))]
+    readme = os.path.join(kit, "README.md")
+    if (not only or "README.md".startswith(only)) and not os.path.isdir(os.path.join(kit, "reference")) \
+            and os.path.isfile(readme):
+        docs.insert(0, ("README.md", readme))
+    return docs
+
+
+def run(kit, cmd, env, timeout):
+    """(exit status, output) of cmd in a fresh bash with pipefail."""
+    try:
+        done = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=kit, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+        return done.returncode, done.stdout + done.stderr
+    except subprocess.TimeoutExpired:
+        return 124, f"timed out after {timeout} s"
+
+
+def judge(cmd, marked, status, output, gpu):
+    """None when the command did what a student should see, "skipped" for an expected SKIPPED
+    without a GPU, else why it is an error."""
+    skipped = SKIP_LINE.search(output)
+    # exit 2 (SKIPPED); 1 when a grep after it found nothing to keep on stdout (the kit built
+    # without nvcc says so on stderr)
+    if status in (1, 2) and skipped and "spmv-kit run" in cmd and not gpu:
+        return "skipped" if marked else "says SKIPPED without a GPU, but its line is not marked '# needs a GPU'"
+    if gpu and skipped:
+        return "says SKIPPED on the GPU machine"
+    if "|" in cmd.replace("||", "") and not output.strip():
+        return "the pipe printed nothing (it filtered out every line)"
+    # make exits 2 whenever a recipe fails: `make test` on TODOs, and `make run` on kernels
+    # still wrong, end that way after their verdict line, which is the expected answer.
+    tests_ran = cmd.lstrip().startswith("make") and re.search(
+        r"^\d+ passed, \d+ failed, \d+ skipped|^Some variants gave wrong results", output, re.M)
+    if status >= 2 and not tests_ran:
+        return f"exit status {status}" + (" (a pipe hid the SKIPPED line?)" if status == 2 and "|" in cmd else "")
+    if BROKEN.search(output):
+        return "prints a sign of a broken tool: " + BROKEN.search(output).group(0)
+    return None
 
 
 def main():
@@ -70,44 +126,36 @@ def main():
     if len(args) != 1 or "help" in opts:
         print(__doc__)
         return 0 if "help" in opts else 2
-    kit = os.path.abspath(args[0])
-    timeout = int(opts.get("timeout", "600"))
-    handouts = sorted(f for f in os.listdir(os.path.join(kit, "handouts")) if f.endswith(".md")
-                      and (not opts.get("handout") or f.startswith(opts["handout"])))
+    kit, timeout, gpu = os.path.abspath(args[0]), int(opts.get("timeout", "600")), "gpu" in opts
     errors, skipped, ran = [], {}, 0
     env = dict(os.environ, KIT_ALLOW_NO_GPU="1")
-    for name in handouts:
-        for line, cmd in commands_of(open(os.path.join(kit, "handouts", name), encoding="utf-8").read()):
-            where = f"handouts/{name}:{line}"
+    for name, path in documents(kit, opts.get("handout")):
+        for line, cmd, marked in commands_of(open(path, encoding="utf-8").read()):
+            where = f"{name}:{line}"
             why = next((w for pattern, w in NOT_HERE if re.search(pattern, cmd)), None)
-            if why:
+            if why and not (gpu and why.startswith(("needs an NVIDIA GPU", "times the GPU"))):
                 skipped.setdefault(why, []).append(where)
                 continue
             if "list" in opts:
                 print(f"{where}: {cmd}")
                 continue
             t0 = time.monotonic()
-            try:
-                run = subprocess.run(["bash", "-c", cmd], cwd=kit, env=env, capture_output=True, text=True,
-                                     timeout=timeout)
-                status, output = run.returncode, run.stdout + run.stderr
-            except subprocess.TimeoutExpired as e:
-                status, output = 124, f"timed out after {timeout} s"
-            if status == 2 and re.search(r"SKIPPED: .*no CUDA device found", output):
-                skipped.setdefault("runs a CUDA-only variant: SKIPPED without a GPU, as it should", []).append(where)
+            status, output = run(kit, cmd, env, timeout)
+            bad = judge(cmd, marked, status, output, gpu)
+            if not bad and GREP_STAGE.search(cmd) and not SKIP_LINE.search(output):
+                # what the grep left out: a SKIPPED line must come through it
+                unfiltered = run(kit, GREP_STAGE.sub("", cmd), env, timeout)[1]
+                if SKIP_LINE.search(unfiltered):
+                    bad = "its grep filters out the SKIPPED line: " + SKIP_LINE.search(unfiltered).group(0)
+            if bad == "skipped":
+                skipped.setdefault("runs a CUDA variant: SKIPPED without a GPU, as it should", []).append(where)
                 continue
             ran += 1
-            # make exits 2 whenever a recipe fails: `make test` on TODOs, and `make run` on
-            # kernels still wrong, end that way after their verdict line, which is the
-            # expected answer, not a broken command.
-            tests_ran = cmd.startswith("make") and re.search(
-                r"^\d+ passed, \d+ failed, \d+ skipped|^Some variants gave wrong results", output, re.M)
-            bad = (status >= 2 and not tests_ran) or BROKEN.search(output)
             print(f"{'ERROR' if bad else 'ok   '} {where} (exit {status}, {time.monotonic() - t0:.0f} s): "
                   f"{cmd.splitlines()[0][:90]}", flush=True)
             if bad:
                 tail = "\n".join(output.strip().splitlines()[-8:])
-                errors.append(f"{where}: exit {status}: {cmd}\n    " + tail.replace("\n", "\n    "))
+                errors.append(f"{where}: {bad}: {cmd}\n    " + tail.replace("\n", "\n    "))
     if "list" in opts:
         return 0
     print(f"\nhandout commands: {ran} run, {len(errors)} errored, "

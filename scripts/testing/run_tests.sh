@@ -2,7 +2,8 @@
 # Runs test binaries one after another and sums them up:
 #   run_tests.sh LOG_DIR BINARY...
 # Each binary's output goes to the terminal and to LOG_DIR/<binary>.log. Then the skipped
-# tests with their reasons, and last the line
+# tests with their reasons, the points per lab and step (points_summary.py: from the
+# manifests and these logs), and last the line
 #   N passed, N failed, N skipped
 # Exit status 1 if anything failed.
 set -u
@@ -38,6 +39,8 @@ if [ "$skipped" -gt 0 ]; then
     awk -F': ' '{ t=$1; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 } list[$0]=list[$0] "\n    " t }
                 END { for (i=1;i<=n;i++) printf "  %s%s\n", order[i], list[order[i]] }'
 fi
+# Points per lab and step, beside the counts (a lab's tests only; the kit's own carry none).
+python3 "$(dirname "$0")/points_summary.py" "${logs[@]+"${logs[@]}"}" || echo "(points: the summary could not be computed)"
 # The summary comes last, so the README's "ends with N passed, N failed, N skipped" holds.
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -28,8 +28,7 @@ void launch_lanes(CsrView<T> A, const T* x, T* y) {
 /// candidate range [lo, hi], and a ballot keeps the piece where the test changes, so the
 /// range shrinks 32-fold per round (5 rounds for 10^7 items, against 23 steps of a binary
 /// search by one thread, each a dependent load from memory).
-__device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t* row_end, index_t rows,
-                                               index_t nnz) {
+__device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t* row_end, index_t rows, index_t nnz) {
     const int lane = threadIdx.x % kWarpSize;
     // The answer lies in [lo, hi]. Rows fit in an int, so the search runs in 32-bit
     // arithmetic, except l * n below, which can pass 2^32.
@@ -40,8 +39,8 @@ __device__ inline MergeCoord warp_merge_search(long long diagonal, const index_t
         const auto split = [&](int l) {
             return lo + static_cast<int>(static_cast<unsigned long long>(l) * n / kWarpSize);
         };
-        const int pivot = split(lane);  // lo <= pivot < hi: a valid row
-        const bool before = row_end[pivot] <= diagonal - pivot - 1;  // row end `pivot` precedes the diagonal
+        const int pivot = split(lane);                                 // lo <= pivot < hi: a valid row
+        const bool before = row_end[pivot] <= diagonal - pivot - 1;    // row end `pivot` precedes the diagonal
         const int yes = __popc(__ballot_sync(kFullWarpMask, before));  // the test holds for lanes 0..yes-1
         if (yes == 0) {
             hi = lo;
@@ -107,7 +106,7 @@ __device__ void stage_products_packed(CsrView<T> A, const T* __restrict__ x, ind
     const int t = threadIdx.x;
     const int head = min(tile_nnz, (VEC - nz0 % VEC) % VEC);
     const int packs = (tile_nnz - head) / VEC;
-    const int tail = head + packs * VEC;  // the first entry after the last whole pack
+    const int tail = head + packs * VEC;             // the first entry after the last whole pack
     const int odd = t < head ? t : tail + t - head;  // head and tail entries, one per thread
     if (t < head || (odd >= tail && odd < tile_nnz)) s_value[odd] = A.vals[nz0 + odd] * __ldg(&x[A.col_idx[nz0 + odd]]);
     const auto* vals = reinterpret_cast<const typename Pack::Vals*>(A.vals + nz0 + head);
@@ -267,7 +266,7 @@ void csr_merge_partition(CsrView<T> A, MergeCoord* tile_start) {
     const long long tiles = csr_merge_tiles<T>(A.rows, A.nnz);
     constexpr int block = 256;
     kernel::csr_merge_partition_kernel<<<grid_for((tiles + 1) * kWarpSize, block), block>>>(A, tile_start, tiles,
-                                                                                          MergeShape<T>::tile);
+                                                                                            MergeShape<T>::tile);
     KIT_CHECK_LAUNCH();
 }
 

@@ -12,7 +12,7 @@ namespace kernel {
 
 /// Threads per CUDA block: a multiple of 32, so a tile of OMEGA <= 32 lanes never straddles two warps.
 constexpr int kBlock = 256;
-constexpr int kChunk = 4;    ///< entries of a lane loaded before any is added: their loads are in flight together
+constexpr int kChunk = 4;  ///< entries of a lane loaded before any is added: their loads are in flight together
 
 /// The two descriptor fields of a lane that the GPU recomputes from the flags.
 struct LaneDescriptor {
@@ -55,8 +55,8 @@ struct LaneSums {
 /// counts 0: no branch, so the chunk's loads go out together.
 template <class T, int OMEGA>
 __device__ __forceinline__ LaneSums<T> lane_sums(Csr5View<T> A, const T* __restrict__ x, T* __restrict__ y,
-                                                 index_t tile, int lane, bool active, std::uint32_t flags,
-                                                 int y_offset, TileRows rows) {
+                                                 index_t tile, int lane, bool active, std::uint32_t flags, int y_offset,
+                                                 TileRows rows) {
     // TODO(06-csr5 step 4): sums closed at each bit_flag, kChunk entries loaded at a time
     return {0, 0, 0};
 }

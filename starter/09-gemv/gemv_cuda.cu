@@ -17,8 +17,8 @@ namespace kit::cuda {
 template <class T>
 constexpr bool shape_supported(int block_size, int thread_y) {
     const int v = kernel::kVec<T>;
-    return block_size >= 32 && (block_size & (block_size - 1)) == 0 && thread_y >= v && block_size % (2 * thread_y) == 0 &&
-           block_size / v * thread_y <= 1024;
+    return block_size >= 32 && (block_size & (block_size - 1)) == 0 && thread_y >= v &&
+           block_size % (2 * thread_y) == 0 && block_size / v * thread_y <= 1024;
 }
 
 /// Whether every column of A starts on a 16-byte boundary, so that the kernels may read V rows
@@ -131,7 +131,8 @@ int sm_count() {
 template <class Kernel>
 index_t one_wave(Kernel* kernel, dim3 threads) {
     int per_sm = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads.x * threads.y), 0));
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads.x * threads.y), 0));
     return static_cast<index_t>(std::max(1, per_sm)) * sm_count();
 }
 
@@ -177,7 +178,8 @@ void gemv_tuned(GemvShape shape, Transpose op, T alpha, DenseView<T> A, const T*
         if (to_string(e.shape) == to_string(shape)) return e.run(op, alpha, A, x, beta, y);
         known += (known.empty() ? "" : ", ") + to_string(e.shape);
     }
-    throw ConversionRefused("gemv: shape " + to_string(shape) + " (gemv_block_size x thread_y) is not built; built: " + known);
+    throw ConversionRefused("gemv: shape " + to_string(shape) +
+                            " (gemv_block_size x thread_y) is not built; built: " + known);
 }
 
 /// @cond

@@ -119,9 +119,9 @@ __device__ __forceinline__ T gemv_n_reduce(const T (&sum)[kVec<T>]) {
 /// the last row (those loads are scalar and checked). vec: lda is a multiple of V and A 16-byte
 /// aligned, so every column starts on a 16-byte boundary (else every load is scalar).
 template <class T, int BS, int TY, bool RowEdge>
-__global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
-                                                                   T beta, T* y, index_t first_block, index_t per_slice,
-                                                                   SliceScratch<T> scratch, bool vec) {
+__global__ void __launch_bounds__(BS / kVec<T> * TY)
+    gemv_n_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y, index_t first_block,
+                   index_t per_slice, SliceScratch<T> scratch, bool vec) {
     // TODO(09-gemv step 3): read y early, gemv_n_march, gemv_n_reduce, store_outputs
 }
 
@@ -159,9 +159,9 @@ __device__ __forceinline__ T gemv_t_reduce(T (&acc0)[BS / (2 * TY)], T (&acc1)[B
 /// column may pass the last column (zeros in registers). The last block row may pass the last
 /// row: its loads are scalar and checked.
 template <class T, int BS, int TY, bool ColEdge>
-__global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x,
-                                                                   T beta, T* y, index_t first_block, index_t per_slice,
-                                                                   SliceScratch<T> scratch, bool vec) {
+__global__ void __launch_bounds__(BS / kVec<T> * TY)
+    gemv_t_blocked(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y, index_t first_block,
+                   index_t per_slice, SliceScratch<T> scratch, bool vec) {
     // TODO(09-gemv step 3): read y early, gemv_t_march, gemv_t_reduce, store_outputs
 }
 
@@ -174,8 +174,8 @@ __global__ void __launch_bounds__(BS / kVec<T> * TY) gemv_t_blocked(DenseView<T>
 /// n / C warps the grid fills the GPU from small n on. vec: columns and x start on 16-byte
 /// boundaries (else every load is scalar); rows past the last load zeros, as in load_rows.
 template <class T, int C>
-__global__ void __launch_bounds__(128) gemv_t_warp_columns(DenseView<T> A, T alpha, const T* __restrict__ x, T beta,
-                                                           T* y, bool vec) {
+__global__ void __launch_bounds__(128)
+    gemv_t_warp_columns(DenseView<T> A, T alpha, const T* __restrict__ x, T beta, T* y, bool vec) {
     // TODO(09-gemv step 5): a warp per C columns, 8 loads in flight; xor-shuffle sums; lane c writes
 }
 

@@ -31,8 +31,7 @@ TYPED_TEST(Step2_CooAtomicCuda, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("coo-atomic", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("coo-atomic", Backend::cuda, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -41,8 +40,7 @@ TYPED_TEST(Step2_CooAtomicCuda, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("coo-atomic", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("coo-atomic", Backend::cuda, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }

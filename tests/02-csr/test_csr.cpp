@@ -19,8 +19,7 @@ TYPED_TEST(Step1_CsrScalarCuda, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("csr-scalar", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("csr-scalar", Backend::cuda, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -29,8 +28,7 @@ TYPED_TEST(Step1_CsrScalarCuda, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("csr-scalar", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("csr-scalar", Backend::cuda, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -41,8 +39,7 @@ TYPED_TEST(Step1_CsrVectorCuda, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("csr-vector", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("csr-vector", Backend::cuda, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -51,8 +48,7 @@ TYPED_TEST(Step1_CsrVectorCuda, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("csr-vector", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("csr-vector", Backend::cuda, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }

@@ -66,8 +66,7 @@ TYPED_TEST(Step3_DiaSharedCuda, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -76,8 +75,7 @@ TYPED_TEST(Step3_DiaSharedCuda, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-shared", Backend::cuda, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }

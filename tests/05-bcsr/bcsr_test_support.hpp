@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "bcsr_tunables.hpp"
 #include "bcsr_tuner.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
@@ -20,8 +21,7 @@ namespace kit::testing {
 inline ::testing::AssertionResult bcsr_matches_oracle(const std::string& name, Backend backend, Precision p, int r,
                                                       int c, const Problem& problem, bool exact = false) {
     RunOptions opt;
-    opt.tunables["block_r"] = r;
-    opt.tunables["block_c"] = c;
+    bcsr::set_block(opt, r, c);
     auto result = matches_oracle(name, backend, p, problem, exact, opt);
     if (result) return result;
     return ::testing::AssertionFailure() << "block " << r << "x" << c << ": " << result.message();

@@ -27,7 +27,8 @@ namespace {
 kit::BcsrProfile one_size_profile(const std::string& variant) {
     kit::BcsrProfile p;
     for (int r = 1; r <= 4; ++r)
-        for (int c = 1; c <= 4; ++c) p.entries.push_back({variant, kit::Precision::f64, r, c, 100000, 10.0 + 3 * r * c + c});
+        for (int c = 1; c <= 4; ++c)
+            p.entries.push_back({variant, kit::Precision::f64, r, c, 100000, 10.0 + 3 * r * c + c});
     return p;
 }
 
@@ -41,9 +42,7 @@ TYPED_TEST(Step1_BcsrCpu, Example4x4) {
     EXPECT_TRUE(bcsr_passes_all_shapes("bcsr", Backend::cpu, this->precision, example, true));
 }
 
-TYPED_TEST(Step1_BcsrCpu, Rdb450) {
-    EXPECT_TRUE(rdb450_in_three_shapes("bcsr", Backend::cpu, this->precision));
-}
+TYPED_TEST(Step1_BcsrCpu, Rdb450) { EXPECT_TRUE(rdb450_in_three_shapes("bcsr", Backend::cpu, this->precision)); }
 
 KIT_PRECISION_SUITE(Step2_BcsrTwoKernelCuda);
 
@@ -178,7 +177,8 @@ TEST(Step5_ChooseBlock, UsesTheProfiledSizeNearestToTheStoredValues) {
                            {"bcsr", kit::Precision::f64, 2, 2, 15, 99.0}};
         kit::CooMatrix A = example4x4_problem().A;
 
-        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
+        const auto choice =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
 
         EXPECT_EQ(choice.shapes.size(), 2u) << step_note(5) << "shapes missing from the profile are skipped";
         EXPECT_EQ(choice.best.r, 2) << step_note(5);
@@ -201,7 +201,8 @@ TEST(Step5_ChooseBlock, EstimatesWithinOnePercentTieAndTheFewestStoredValuesRun)
 
         const auto tie = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
         profile.entries[0].gflops = 1.6;
-        const auto apart = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
+        const auto apart =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f32, 1.0); });
 
         EXPECT_EQ(tie.best.r, 2) << step_note(5) << "best is the largest estimate";
         EXPECT_EQ(tie.pick().r, 1) << step_note(5) << "a tie runs the shape storing fewer values";
@@ -217,7 +218,9 @@ TEST(Step5_ChooseBlock, RefusesAProfileWithoutTheVariant) {
     const kit::BcsrProfile profile = one_size_profile("bcsr-warp");
 
     try {
-        observe([&] { return kit::bcsr::choose_block(example4x4_problem().A, profile, "bcsr-2kernel", kit::Precision::f64); });
+        observe([&] {
+            return kit::bcsr::choose_block(example4x4_problem().A, profile, "bcsr-2kernel", kit::Precision::f64);
+        });
         FAIL() << step_note(5) << "a profile without records for the variant must be refused";
     } catch (const kit::TodoError& e) {
         FAIL() << e.what();
@@ -274,8 +277,9 @@ TEST(Step5_JointPick, TakesTheKernelWithTheLargestEstimate) {
         EXPECT_EQ(joint.choice().best.r, warp.best.r) << step_note(5);
         EXPECT_EQ(joint.choice().best.c, warp.best.c) << step_note(5);
         EXPECT_DOUBLE_EQ(joint.choice().best.estimate, 2 * joint.choices.at(0).best.estimate) << step_note(5);
-        EXPECT_THROW(observe([&] { return kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr"}, kit::Precision::f64); }),
-                     kit::Error)
+        EXPECT_THROW(
+            observe([&] { return kit::bcsr::choose_kernel_and_block(A, profile, {"bcsr"}, kit::Precision::f64); }),
+            kit::Error)
             << step_note(5) << "no kernel covered";
     } catch (const std::exception& e) {
         FAIL() << e.what();

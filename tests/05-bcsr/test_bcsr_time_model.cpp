@@ -18,11 +18,12 @@ namespace {
 // costs w = 8 bpr / P ns. bpr 1 at 4 GFLOP/s: 2 ns; bpr 4 at 8: 4 ns; bpr 8 at 16: 4 ns.
 // Linear between points, flat below the first, proportional past the last.
 kit::BcsrProfile band_panels_2x2() {
-    std::istringstream text("device test\n"
-                            "dense bcsr f64 2 2 1000 20\n"
-                            "panel bcsr double 2 2 1000 1 band 4\n"
-                            "panel bcsr double 2 2 1000 8 band 16\n"
-                            "panel bcsr double 2 2 1000 4 band 8   # out of order on purpose\n");
+    std::istringstream text(
+        "device test\n"
+        "dense bcsr f64 2 2 1000 20\n"
+        "panel bcsr double 2 2 1000 1 band 4\n"
+        "panel bcsr double 2 2 1000 8 band 16\n"
+        "panel bcsr double 2 2 1000 4 band 8   # out of order on purpose\n");
     return kit::BcsrProfile::parse(text, "test profile");
 }
 
@@ -92,19 +93,25 @@ TEST(Step5_ChooseBlock, StructureModelArithmetic) {
         const kit::CooMatrix far = two_rows_far_apart();
         const auto far_sample = kit::bcsr::sample_block_rows(far, kit::hub_row_ptr(far), 1, 1, 1.0, 8);
 
-        const kit::bcsr::StructureModel m = kit::bcsr::structure_model(profile, "bcsr", kit::Precision::f64, 2, 2, sample);
-        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
+        const kit::bcsr::StructureModel m =
+            kit::bcsr::structure_model(profile, "bcsr", kit::Precision::f64, 2, 2, sample);
+        const auto choice =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
 
         ASSERT_EQ(band.size(), 3u) << step_note(5) << "the profile's panel records";
         EXPECT_EQ(band[1].bpr, 4) << step_note(5) << "panels_of sorts by blocks per block row";
         const double ns = 1e-9;
         EXPECT_NEAR(kit::bcsr::block_row_time(band, 0, 0), 2 * ns, 1e-12 * ns) << step_note(5) << "an empty block row";
         EXPECT_NEAR(kit::bcsr::block_row_time(band, 1, 0), 2 * ns, 1e-12 * ns) << step_note(5);
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 2, 0), 8.0 / 3.0 * ns, 1e-12 * ns) << step_note(5) << "linear between 1 and 4";
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 6, 0), 4 * ns, 1e-12 * ns) << step_note(5) << "linear between 4 and 8";
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 16, 0), 8 * ns, 1e-12 * ns) << step_note(5) << "proportional past the last panel";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 2, 0), 8.0 / 3.0 * ns, 1e-12 * ns)
+            << step_note(5) << "linear between 1 and 4";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 6, 0), 4 * ns, 1e-12 * ns)
+            << step_note(5) << "linear between 4 and 8";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 16, 0), 8 * ns, 1e-12 * ns)
+            << step_note(5) << "proportional past the last panel";
         // A launch cost of 1 ns leaves the bpr-1 panel (1000 entries, 500 ns) 499 ns for its 250 block rows.
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 1, 1 * ns), 499.0 / 250.0 * ns, 1e-12 * ns) << step_note(5) << "t0 removed";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 1, 1 * ns), 499.0 / 250.0 * ns, 1e-12 * ns)
+            << step_note(5) << "t0 removed";
         EXPECT_DOUBLE_EQ(kit::bcsr::launch_seconds(profile, "bcsr", kit::Precision::f64, 2, 2), 0.0)
             << step_note(5) << "one dense size fits no launch cost";
         EXPECT_EQ(sample.block_rows, 2) << step_note(5);
@@ -164,7 +171,8 @@ TEST(Step5_ChooseBlock, LaunchCostAndTheLongestBlockRow) {
         // P_dense / fill * structure = the model's 2 nnz / T.
         const kit::CooMatrix band = thousand_rows_of_two();
         const auto warp_choice = observe([&] { return kit::bcsr::choose_block(band, profile, "bcsr-warp", f32, 1.0); });
-        const auto two_choice = observe([&] { return kit::bcsr::choose_block(band, profile, "bcsr-2kernel", f32, 1.0); });
+        const auto two_choice =
+            observe([&] { return kit::bcsr::choose_block(band, profile, "bcsr-2kernel", f32, 1.0); });
         ASSERT_EQ(warp_choice.shapes.size(), 1u) << step_note(5) << "only 1x1 is profiled";
         EXPECT_NEAR(warp_choice.best.estimate, 2.0, 1e-9) << step_note(5) << "4000 flops in t0 + rows = 2 us";
         EXPECT_NEAR(two_choice.best.estimate, 4000.0 / 2.4e-6 * 1e-9, 1e-9)
@@ -180,18 +188,22 @@ TEST(Step5_ChooseBlock, AWarpTakesABlockRow32BlocksAtATime) {
         // (3 ns), bpr 32 at 16 (4 ns), bpr 64 at 16 (8 ns). Half the lanes cost 3 of 4 ns, so
         // alpha = 2 * 3/4 - 1 = 0.5 of a pass is paid however many lanes work.
         const auto f32 = kit::Precision::f32;
-        const std::vector<kit::PanelEntry> band = {{"bcsr-warp", f32, 1, 1, 6400, 16, kit::PanelLayout::band, 32.0 / 3.0},
-                                                   {"bcsr-warp", f32, 1, 1, 6400, 32, kit::PanelLayout::band, 16.0},
-                                                   {"bcsr-warp", f32, 1, 1, 6400, 64, kit::PanelLayout::band, 16.0}};
+        const std::vector<kit::PanelEntry> band = {
+            {"bcsr-warp", f32, 1, 1, 6400, 16, kit::PanelLayout::band, 32.0 / 3.0},
+            {"bcsr-warp", f32, 1, 1, 6400, 32, kit::PanelLayout::band, 16.0},
+            {"bcsr-warp", f32, 1, 1, 6400, 64, kit::PanelLayout::band, 16.0}};
         const double ns = 1e-9;
 
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 24, 0, 32), 3.5 * ns, 1e-12 * ns) << step_note(5) << "one pass, linear";
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 48, 0, 0), 6.0 * ns, 1e-12 * ns) << step_note(5) << "no lanes, linear";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 24, 0, 32), 3.5 * ns, 1e-12 * ns)
+            << step_note(5) << "one pass, linear";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 48, 0, 0), 6.0 * ns, 1e-12 * ns)
+            << step_note(5) << "no lanes, linear";
         // 48 blocks take 2 passes: w(64) * (0.5 + 0.5 * 48/64) = 8 * 0.875.
         EXPECT_NEAR(kit::bcsr::block_row_time(band, 48, 0, 32), 7.0 * ns, 1e-12 * ns) << step_note(5) << "two passes";
         EXPECT_NEAR(kit::bcsr::block_row_time(band, 40, 0, 32), 6.5 * ns, 1e-12 * ns) << step_note(5) << "two passes";
         // 80 blocks take 3 passes: w(96) = 8 * 96/64 = 12 (proportional past the last panel), * (0.5 + 0.5 * 80/96).
-        EXPECT_NEAR(kit::bcsr::block_row_time(band, 80, 0, 32), 11.0 * ns, 1e-12 * ns) << step_note(5) << "three passes";
+        EXPECT_NEAR(kit::bcsr::block_row_time(band, 80, 0, 32), 11.0 * ns, 1e-12 * ns)
+            << step_note(5) << "three passes";
 
         // Two rows of 48 and 40 entries: bcsr-warp takes 7 + 6.5 ns for them, so choose_block
         // rates 1x1 (the only shape with a dense record, one size: t0 = 0) at 2 * 88 / 13.5 GFLOP/s.
@@ -239,8 +251,8 @@ TEST(Step5_ChooseBlock, StructureFactorBlendsBandAndScatterByLocality) {
         const auto m = kit::bcsr::structure_model(profile, "bcsr-warp", kit::Precision::f32, 1, 1, sample);
         const auto choice =
             observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr-warp", kit::Precision::f32, 1.0); });
-        const double factor = kit::bcsr::structure_factor(A, kit::hub_row_ptr(A), profile, "bcsr-warp",
-                                                          kit::Precision::f32, 1, 1, 1.0);
+        const double factor =
+            kit::bcsr::structure_factor(A, kit::hub_row_ptr(A), profile, "bcsr-warp", kit::Precision::f32, 1, 1, 1.0);
 
         EXPECT_NEAR(m.gflops, 32.0 / 27.0, 1e-12) << step_note(5);
         EXPECT_NEAR(m.factor, 32.0 / 270.0, 1e-13) << step_note(5);

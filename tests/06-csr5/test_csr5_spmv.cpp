@@ -6,6 +6,7 @@
 
 #include "csr5_example.hpp"
 #include "csr5_kernels.hpp"
+#include "csr5_run.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 
@@ -17,8 +18,8 @@ namespace {
 
 kit::RunOptions tiles(int omega, int sigma) {
     kit::RunOptions opt;
-    opt.tunables["csr5_omega"] = omega;
-    opt.tunables["csr5_sigma"] = sigma;
+    opt.tunables[kit::kCsr5Omega] = omega;
+    opt.tunables[kit::kCsr5Sigma] = sigma;
     return opt;
 }
 
@@ -39,9 +40,7 @@ Problem empty_rows_problem() {
 }
 
 // The 8x8 example (34 entries), with x = y = [1..8]: y + Ax = [31 133 90 237 500 202 1003 699].
-Problem example8x8_problem() {
-    return {kit::csr5_example8x8(), {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}};
-}
+Problem example8x8_problem() { return {kit::csr5_example8x8(), {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}}; }
 
 // Runs cpu::csr5_tile on one tile of the 8x8 example (omega = sigma = 4), x = [1..8], y = 0.
 template <class T>
@@ -67,8 +66,8 @@ template <class T>
                                              << " values of y, expected " << expected_y.size();
     for (std::size_t r = 0; r < y.size(); ++r)
         if (y[r] != expected_y[r])
-            return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " wrote y[" << r << "] = " << y[r]
-                                                 << ", expected " << expected_y[r];
+            return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " wrote y[" << r
+                                                 << "] = " << y[r] << ", expected " << expected_y[r];
     if (carry != expected_carry)
         return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << tile << " returned carry " << carry
                                              << ", expected " << expected_carry << " (its first segment)";

@@ -42,7 +42,9 @@ inline std::optional<std::string> unavailable_in_float(const std::string& name, 
 /// reason, never a wrong answer or a crash); this runs it in double, observed, and says whether it did.
 inline ::testing::AssertionResult refuses_double(const std::string& name, Backend backend, const Problem& p) {
     const Variant* v = registry().find(name, backend);
-    if (!v) return ::testing::AssertionFailure() << "no variant " << name << " on " << to_string(backend) << " is registered";
+    if (!v)
+        return ::testing::AssertionFailure()
+               << "no variant " << name << " on " << to_string(backend) << " is registered";
     RunOptions opt;
     opt.precision = Precision::f64;
     try {
@@ -50,9 +52,11 @@ inline ::testing::AssertionResult refuses_double(const std::string& name, Backen
     } catch (const BackendUnavailable&) {
         return ::testing::AssertionSuccess();
     } catch (const std::exception& e) {
-        return ::testing::AssertionFailure() << name << " in double: expected a BackendUnavailable refusal, got: " << e.what();
+        return ::testing::AssertionFailure()
+               << name << " in double: expected a BackendUnavailable refusal, got: " << e.what();
     }
-    return ::testing::AssertionFailure() << name << " in double: expected a BackendUnavailable refusal (float only), but it ran";
+    return ::testing::AssertionFailure()
+           << name << " in double: expected a BackendUnavailable refusal (float only), but it ran";
 }
 
 /// Runs a float-only variant: float must match the oracle, and double must be refused (refuses_double).

@@ -59,8 +59,7 @@ TYPED_TEST(Step1_DiaNaiveOpenCL, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -69,8 +68,7 @@ TYPED_TEST(Step1_DiaNaiveOpenCL, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -79,8 +77,7 @@ TYPED_TEST(Step1_DiaNaiveOpenCL, RadiusGrid) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = radius_grid();
 
-    const OracleRun run =
-        run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-naive", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -123,8 +120,7 @@ TYPED_TEST(Step3_DiaLocalOpenCL, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -133,8 +129,7 @@ TYPED_TEST(Step3_DiaLocalOpenCL, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -143,8 +138,7 @@ TYPED_TEST(Step3_DiaLocalOpenCL, RadiusGrid) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = radius_grid();
 
-    const OracleRun run =
-        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -153,8 +147,7 @@ TYPED_TEST(Step3_DiaLocalOpenCL, ManyDiagonals) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = many_diagonals();
 
-    const OracleRun run =
-        run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-local", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -165,8 +158,7 @@ TYPED_TEST(Step4_DiaVec4OpenCL, Example4x4) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = example4x4_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::exact);
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::exact);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -175,8 +167,7 @@ TYPED_TEST(Step4_DiaVec4OpenCL, Rdb450) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = rdb450_problem();
 
-    const OracleRun run =
-        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -185,8 +176,7 @@ TYPED_TEST(Step4_DiaVec4OpenCL, RadiusGrid) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = radius_grid();
 
-    const OracleRun run =
-        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }
@@ -195,8 +185,7 @@ TYPED_TEST(Step4_DiaVec4OpenCL, ManyDiagonals) {
     KIT_REQUIRE_BACKEND(Backend::opencl);
     const Problem problem = many_diagonals();
 
-    const OracleRun run =
-        run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
+    const OracleRun run = run_against_oracle("dia-vec4", Backend::opencl, this->precision, problem, Comparison::bound);
 
     EXPECT_TRUE(matches_oracle(run));
 }

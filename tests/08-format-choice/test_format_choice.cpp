@@ -413,6 +413,6 @@ TEST(Step3_Time, LongRowsQueueAtomicsOnFewLinesOfY) {
     EXPECT_NEAR(observe([&] { return predict_kernel("hyb", pmf, in, 8, p); }).atomic_ms, 2 * (4096 - K) * 1e-6, 1e-15);
     // Few lanes per ns: the lane queue is the longer one.
     p.atomic_lanes_per_ns = 0.01;
-    EXPECT_NEAR(observe([&] { return predict_kernel("coo-atomic", pmf, in, 8, p); }).atomic_ms,
-                8312 * 32 / 0.01 * 1e-6, 1e-9);
+    EXPECT_NEAR(observe([&] { return predict_kernel("coo-atomic", pmf, in, 8, p); }).atomic_ms, 8312 * 32 / 0.01 * 1e-6,
+                1e-9);
 }

@@ -14,13 +14,13 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 #include <string>
 
 #include "check/checked_run.hpp"
 #include "formats/dense.hpp"
 #include "gemv_kernels.hpp"
 #include "core/kit_error.hpp"
+#include "io/generators.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
 #if KIT_HAVE_CUDA
@@ -32,32 +32,19 @@ KIT_OBSERVABLE(kit::GemvShape, block_size, thread_y, columns_per_warp)
 
 namespace gemv_test {
 
-/// @brief A fully dense m x n hub matrix with values in [-1, 1].
+/// @brief A dense m x n problem (kit::generate_dense) with random x and y.
 /// @param m [in] rows  @param n [in] columns  @param seed [in] random seed
-inline kit::CooMatrix dense_matrix(kit::index_t m, kit::index_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    kit::CooMatrix A;
-    A.rows = m;
-    A.cols = n;
-    for (kit::index_t i = 0; i < m; ++i)
-        for (kit::index_t j = 0; j < n; ++j) A.add(i, j, u(rng));
-    return A;
-}
-
-/// @brief A dense m x n problem with random x and y. @param m [in] rows  @param n [in] columns
-/// @param seed [in] random seed
 inline kit::testing::Problem dense_problem(kit::index_t m, kit::index_t n, unsigned seed) {
-    return kit::testing::random_vectors(dense_matrix(m, n, seed), seed + 1);
+    return kit::testing::random_vectors(kit::generate_dense(m, n, seed), seed + 1);
 }
 
 /// @brief One call of the full interface: y <- alpha op(A) x + beta y with an m x n matrix.
 struct ApiCase {
-    std::string label;    ///< for messages
-    kit::index_t m, n;    ///< A is m x n
-    kit::index_t lda;     ///< leading dimension (>= m)
-    double alpha, beta;   ///< scales (exact in float: the oracle sees the same values)
-    kit::Transpose op;    ///< op(A)
+    std::string label;   ///< for messages
+    kit::index_t m, n;   ///< A is m x n
+    kit::index_t lda;    ///< leading dimension (>= m)
+    double alpha, beta;  ///< scales (exact in float: the oracle sees the same values)
+    kit::Transpose op;   ///< op(A)
 };
 
 /// @brief Runs `call` on case c in precision p (CPU or CUDA) and checks it with run_checked.
@@ -67,14 +54,13 @@ struct ApiCase {
 template <class Call>
 ::testing::AssertionResult matches_api(const std::string& name, kit::Backend backend, int step, const ApiCase& c,
                                        kit::Precision p, Call call) {
-    const kit::CooMatrix A = dense_matrix(c.m, c.n, 7 + c.m * 31 + c.n);
+    const kit::CooMatrix A = kit::generate_dense(c.m, c.n, 7 + c.m * 31 + c.n);
     const bool trans = c.op == kit::Transpose::yes;
     const kit::index_t nx = trans ? c.m : c.n, ny = trans ? c.n : c.m;
-    std::mt19937 rng(c.m + 1000 * c.n);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> x(nx), y(ny), y_scaled(ny);
-    for (double& v : x) v = u(rng);
-    for (double& v : y) v = u(rng);
+    const kit::RandomXY xy = kit::random_xy(nx, ny, c.m + 1000 * c.n);
+    const std::vector<double>& x = xy.x;
+    const std::vector<double>& y = xy.y;
+    std::vector<double> y_scaled(ny);
     for (kit::index_t i = 0; i < ny; ++i) y_scaled[i] = c.beta * y[i];
     kit::CooMatrix scaled;  // alpha op(A): the hub problem with the same answer
     scaled.rows = ny;
@@ -97,11 +83,13 @@ template <class Call>
                     d.vals[i + static_cast<std::size_t>(j) * d.lda] = std::numeric_limits<T>::quiet_NaN();
             const T alpha = static_cast<T>(c.alpha), beta = static_cast<T>(c.beta);
             if (backend == kit::Backend::cpu)
-                return kit::run_on_cpu<T>(xr, y_in, opt, [&](const T* xp, T* yp) { call(c.op, alpha, d.view(), xp, beta, yp); });
+                return kit::run_on_cpu<T>(xr, y_in, opt,
+                                          [&](const T* xp, T* yp) { call(c.op, alpha, d.view(), xp, beta, yp); });
 #if KIT_HAVE_CUDA
             const kit::DeviceBuffer<T> vals(d.vals);
             const kit::DenseView<T> view{d.rows, d.cols, d.lda, vals.data()};
-            return kit::run_on_cuda<T>(xr, y_in, opt, [&](const T* xp, T* yp) { call(c.op, alpha, view, xp, beta, yp); });
+            return kit::run_on_cuda<T>(xr, y_in, opt,
+                                       [&](const T* xp, T* yp) { call(c.op, alpha, view, xp, beta, yp); });
 #else
             throw kit::BackendUnavailable("built without CUDA");
 #endif
@@ -132,7 +120,8 @@ template <class Call>
 }  // namespace gemv_test
 
 /// @brief The kernels of each step as generic callables for matches_api.
-#define GEMV_CPU_CALL [](auto op, auto alpha, auto A, auto x, auto beta, auto y) { kit::cpu::gemv(op, alpha, A, x, beta, y); }
+#define GEMV_CPU_CALL \
+    [](auto op, auto alpha, auto A, auto x, auto beta, auto y) { kit::cpu::gemv(op, alpha, A, x, beta, y); }
 #define GEMV_THREAD_CALL \
     [](auto op, auto alpha, auto A, auto x, auto beta, auto y) { kit::cuda::gemv_thread(op, alpha, A, x, beta, y); }
 #define GEMV_BLOCKED_CALL                                                          \
@@ -143,7 +132,7 @@ template <class Call>
     [](auto op, auto alpha, auto A, auto x, auto beta, auto y) {                    \
         kit::cuda::gemv_streamed<decltype(alpha), 64, 4>(op, alpha, A, x, beta, y); \
     }
-#define GEMV_WARP_COLUMNS_CALL                                                         \
-    [](auto op, auto alpha, auto A, auto x, auto beta, auto y) {                       \
+#define GEMV_WARP_COLUMNS_CALL                                                      \
+    [](auto op, auto alpha, auto A, auto x, auto beta, auto y) {                    \
         kit::cuda::gemv_warp_columns<decltype(alpha), 2>(op, alpha, A, x, beta, y); \
     }

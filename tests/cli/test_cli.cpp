@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "registry/variants.hpp"
 #include "shell.hpp"
 
 #ifndef KIT_SPMV_KIT_BIN
@@ -18,7 +19,9 @@ namespace {
 
 using Outcome = kit::testing::ShellOutcome;
 
-Outcome spmv_kit(const std::string& args) { return kit::testing::run_shell(std::string(KIT_SPMV_KIT_BIN) + " " + args); }
+Outcome spmv_kit(const std::string& args) {
+    return kit::testing::run_shell(std::string(KIT_SPMV_KIT_BIN) + " " + args);
+}
 
 std::string write_temp(const std::string& name, const std::string& text) {
     static const std::string dir = [] {
@@ -58,12 +61,18 @@ TEST(Cli, InfoReportsMalformedFilesAsFileLine) {
         const char* expected;
     } cases[] = {
         {"banner.mtx", "%%MatrixMarket matrix coordinate real gen\n1 1 1\n1 1 1\n", "banner.mtx:1: bad banner"},
-        {"short.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n", "short.mtx:3: entry list is short"},
-        {"long.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n", "long.mtx:4: entry list is long"},
-        {"range.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 9 1\n", "range.mtx:3: column index 9 is out of range"},
-        {"token.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 one\n", "token.mtx:3: value 'one' is not a number"},
-        {"overflow.mtx", "%%MatrixMarket matrix coordinate real general\n99999999999 2 1\n", "overflow.mtx:2: size overflow"},
-        {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 1\n", "complex.mtx:1: complex matrices are not supported"},
+        {"short.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n",
+         "short.mtx:3: entry list is short"},
+        {"long.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 2\n",
+         "long.mtx:4: entry list is long"},
+        {"range.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 9 1\n",
+         "range.mtx:3: column index 9 is out of range"},
+        {"token.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 one\n",
+         "token.mtx:3: value 'one' is not a number"},
+        {"overflow.mtx", "%%MatrixMarket matrix coordinate real general\n99999999999 2 1\n",
+         "overflow.mtx:2: size overflow"},
+        {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 1\n",
+         "complex.mtx:1: complex matrices are not supported"},
     };
     for (const auto& c : cases) {
         const std::string path = write_temp(c.name, c.text);
@@ -76,7 +85,8 @@ TEST(Cli, InfoReportsMalformedFilesAsFileLine) {
 }
 
 TEST(Cli, InfoSumsDuplicatesAndSaysSo) {
-    const std::string path = write_temp("dup.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n1 1 2\n2 2 1\n");
+    const std::string path =
+        write_temp("dup.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n1 1 2\n2 2 1\n");
 
     const Outcome o = spmv_kit("info " + path);
 
@@ -85,7 +95,8 @@ TEST(Cli, InfoSumsDuplicatesAndSaysSo) {
 }
 
 TEST(Cli, RunPrintsTheExercisesAnswerOnTheCpu) {
-    const Outcome o = spmv_kit(std::string("run ") + KIT_MATRICES_DIR + "/example4x4.mtx --format csr --backend cpu --precision float");
+    const Outcome o = spmv_kit(std::string("run ") + KIT_MATRICES_DIR +
+                               "/example4x4.mtx --format csr --backend cpu --precision float");
 
     EXPECT_EQ(o.status, 0) << o.output;
     EXPECT_NE(o.output.find("y          [16, 30, 53, 32]"), std::string::npos) << o.output;
@@ -111,7 +122,8 @@ TEST(Cli, GenWritesABandWithItsCommandInTheComment) {
 
     EXPECT_EQ(o.status, 0);
     EXPECT_NE(o.output.find("gen band --n 5 --diagonals 2 --spacing 3"), std::string::npos) << o.output;
-    EXPECT_NE(o.output.find("\n5 5 7\n1 1 2\n2 2 2\n3 3 2\n4 1 -1\n4 4 2\n5 2 -1\n5 5 2\n"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("\n5 5 7\n1 1 2\n2 2 2\n3 3 2\n4 1 -1\n4 4 2\n5 2 -1\n5 5 2\n"), std::string::npos)
+        << o.output;
 }
 
 TEST(Cli, UnknownFormatSuggestsTheClosestName) {
@@ -228,7 +240,8 @@ TEST(Cli, TunablesAreCheckedAgainstTheVariantsDeclaration) {
     EXPECT_EQ(too_large.status, 2) << too_large.output;
     EXPECT_NE(too_large.output.find("bcsr: block_r must be in 1..4"), std::string::npos) << too_large.output;
     EXPECT_EQ(not_read.status, 2) << not_read.output;
-    EXPECT_NE(not_read.output.find("csr reads no tunable 'block_r' (it reads none)"), std::string::npos) << not_read.output;
+    EXPECT_NE(not_read.output.find("csr reads no tunable 'block_r' (it reads none)"), std::string::npos)
+        << not_read.output;
     EXPECT_EQ(malformed.status, 2) << malformed.output;
     EXPECT_NE(malformed.output.find("--set takes NAME=INTEGER pairs"), std::string::npos) << malformed.output;
     EXPECT_EQ(given.status, 0) << given.output;
@@ -246,4 +259,34 @@ TEST(Cli, AnOpenClPlatformThatMatchesNothingSkipsWithTheReason) {
     EXPECT_TRUE(o.output.find("no-such-platform") != std::string::npos ||
                 o.output.find("built without OpenCL") != std::string::npos)
         << o.output;
+}
+
+// dia-naive is lab 03's CUDA kernel and lab 07's OpenCL kernel: without --backend the name
+// means lab 03's, and where CUDA cannot run it is SKIPPED, never replaced by lab 07's work.
+TEST(Cli, AnotherLabsKernelOfTheSameNameRunsOnlyWhenAskedFor) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+    const bool cuda_here = !kit::backend_unavailable(kit::Backend::cuda).has_value();
+
+    const Outcome plain = spmv_kit("run " + mtx + " --format dia-naive --repeats 0");
+    const Outcome asked = spmv_kit("run " + mtx + " --format dia-naive --backend opencl --repeats 0");
+
+    if (cuda_here) {
+        EXPECT_EQ(plain.status, 0) << plain.output;
+        EXPECT_NE(plain.output.find("03-dia step"), std::string::npos) << plain.output;
+    } else {
+        EXPECT_EQ(plain.status, 2) << plain.output;
+        EXPECT_NE(plain.output.find("SKIPPED"), std::string::npos) << plain.output;
+        EXPECT_EQ(plain.output.find("07-dia-opencl step"), std::string::npos) << plain.output;
+#if KIT_HAVE_CUDA && KIT_HAVE_OPENCL
+        EXPECT_NE(plain.output.find("07-dia-opencl's kernel of that name runs with --backend opencl"),
+                  std::string::npos)
+            << plain.output;
+#endif
+    }
+#if KIT_HAVE_OPENCL
+    EXPECT_EQ(asked.status, 0) << asked.output;
+    EXPECT_NE(asked.output.find("07-dia-opencl step"), std::string::npos) << asked.output;
+#else
+    EXPECT_EQ(asked.status, 2) << asked.output;
+#endif
 }

@@ -39,9 +39,9 @@ TEST(Bcsr, Example4x4With3x3BlocksPadsThePartialBlocks) {
     EXPECT_EQ(b.block_rows(), 2);
     EXPECT_EQ(b.row_ptr, (std::vector<kit::index_t>{0, 2, 4}));
     EXPECT_EQ(b.col_idx, (std::vector<kit::index_t>{0, 3, 0, 3}));
-    EXPECT_EQ(b.vals, (std::vector<double>{1, 7, 0, 0, 2, 8, 5, 0, 3,   // rows 0-2, columns 0-2
-                                           0, 0, 0, 0, 0, 0, 9, 0, 0,   // rows 0-2, column 3 (+ 2 outside)
-                                           0, 6, 0, 0, 0, 0, 0, 0, 0,   // row 3 (+ 2 outside), columns 0-2
+    EXPECT_EQ(b.vals, (std::vector<double>{1, 7, 0, 0, 2, 8, 5, 0, 3,  // rows 0-2, columns 0-2
+                                           0, 0, 0, 0, 0, 0, 9, 0, 0,  // rows 0-2, column 3 (+ 2 outside)
+                                           0, 6, 0, 0, 0, 0, 0, 0, 0,  // row 3 (+ 2 outside), columns 0-2
                                            4, 0, 0, 0, 0, 0, 0, 0, 0}));
     EXPECT_DOUBLE_EQ(b.fill(), 4.0);
 }

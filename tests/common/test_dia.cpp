@@ -66,7 +66,7 @@ TEST(Dia, Example4x4HasOffsetsMinus2Zero1) {
     EXPECT_EQ(dia.pitch, 32);
     ASSERT_EQ(dia.vals.size(), 3u * 32u);
     const float* d = dia.vals.data();
-    EXPECT_EQ((std::vector<float>{d[2], d[3]}), (std::vector<float>{5, 6}));             // offset -2
+    EXPECT_EQ((std::vector<float>{d[2], d[3]}), (std::vector<float>{5, 6}));            // offset -2
     EXPECT_EQ((std::vector<float>(d + 32, d + 36)), (std::vector<float>{1, 2, 3, 4}));  // offset 0
     EXPECT_EQ((std::vector<float>(d + 64, d + 67)), (std::vector<float>{7, 8, 9}));     // offset 1
     EXPECT_DOUBLE_EQ(dia.fill(), 96.0 / 9.0);

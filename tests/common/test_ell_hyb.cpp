@@ -117,15 +117,15 @@ TEST(HybEllWidth, FollowsTheRowLengthHistogram) {
     kit::HybOptions all_rows;
     all_rows.relative_speed = 1.0;
 
-    EXPECT_EQ(kit::hyb_ell_width({2, 2, 3, 2}), 2);                 // the 4x4 example
-    EXPECT_EQ(kit::hyb_ell_width({}), 0);                           // empty matrix
-    EXPECT_EQ(kit::hyb_ell_width({0, 0, 0}), 0);                    // no entries
-    EXPECT_EQ(kit::hyb_ell_width({1, 1, 1, 100}), 1);               // one long row goes to COO
-    EXPECT_EQ(kit::hyb_ell_width({5, 5, 5, 1, 1, 1, 1, 1, 1}), 5);  // 3 of 9 rows reach 5: a third
-    EXPECT_EQ(kit::hyb_ell_width({5, 5, 1, 1, 1, 1, 1, 1, 1}), 1);  // 2 of 9 do not
-    EXPECT_EQ(kit::hyb_ell_width({300}), 300);                      // a single row is all ELL
+    EXPECT_EQ(kit::hyb_ell_width({2, 2, 3, 2}), 2);                        // the 4x4 example
+    EXPECT_EQ(kit::hyb_ell_width({}), 0);                                  // empty matrix
+    EXPECT_EQ(kit::hyb_ell_width({0, 0, 0}), 0);                           // no entries
+    EXPECT_EQ(kit::hyb_ell_width({1, 1, 1, 100}), 1);                      // one long row goes to COO
+    EXPECT_EQ(kit::hyb_ell_width({5, 5, 5, 1, 1, 1, 1, 1, 1}), 5);         // 3 of 9 rows reach 5: a third
+    EXPECT_EQ(kit::hyb_ell_width({5, 5, 1, 1, 1, 1, 1, 1, 1}), 1);         // 2 of 9 do not
+    EXPECT_EQ(kit::hyb_ell_width({300}), 300);                             // a single row is all ELL
     EXPECT_EQ(kit::hyb_ell_width(std::vector<index_t>(450, 6), cusp), 0);  // CUSP: too few rows for ELL
-    EXPECT_EQ(kit::hyb_ell_width({4, 7, 9, 3}, all_rows), 3);       // every row must reach K
+    EXPECT_EQ(kit::hyb_ell_width({4, 7, 9, 3}, all_rows), 3);              // every row must reach K
 }
 
 TEST(Hyb, Example4x4SplitsAfterTwoEntries) {
@@ -151,7 +151,7 @@ TEST(Hyb, OneDenseRowGoesToCooAndEllPaddingStaysBounded) {
     EXPECT_GE(K, 4);
     EXPECT_LE(K, 6);
     EXPECT_EQ(static_cast<kit::count_t>(hyb.coo.vals.size()), excess);
-    EXPECT_GE(excess, 3000 - K);  // the dense row's tail at least
+    EXPECT_GE(excess, 3000 - K);                                          // the dense row's tail at least
     EXPECT_LE(static_cast<kit::count_t>(K) * A.rows, 3 * hyb.ell.nnz());  // every ELL column at least a third full
     EXPECT_LT(hyb.fill(), 1.1);
 }

@@ -82,8 +82,11 @@ TEST(MatrixMarket, SumsDuplicatesAndReportsThem) {
 }
 
 TEST(MatrixMarket, RefusesComplexAndHermitian) {
-    EXPECT_NE(error_of("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n").find("test.mtx:1: complex"), std::string::npos);
-    EXPECT_NE(error_of("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n").find("test.mtx:1: hermitian"), std::string::npos);
+    EXPECT_NE(
+        error_of("%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n").find("test.mtx:1: complex"),
+        std::string::npos);
+    EXPECT_NE(error_of("%%MatrixMarket matrix coordinate real hermitian\n1 1 1\n1 1 1\n").find("test.mtx:1: hermitian"),
+              std::string::npos);
 }
 
 struct Malformed {
@@ -106,30 +109,50 @@ INSTANTIATE_TEST_SUITE_P(
     MatrixMarket, MalformedInput,
     ::testing::Values(
         Malformed{"empty file", "", "test.mtx:0: empty file"},
-        Malformed{"bad banner", "%%MatrixMarkt matrix coordinate real general\n1 1 1\n1 1 1\n", "test.mtx:1: bad banner"},
+        Malformed{"bad banner", "%%MatrixMarkt matrix coordinate real general\n1 1 1\n1 1 1\n",
+                  "test.mtx:1: bad banner"},
         Malformed{"banner word count", "%%MatrixMarket matrix coordinate real\n", "test.mtx:1: bad banner"},
         Malformed{"vector object", "%%MatrixMarket vector coordinate real general\n", "test.mtx:1: bad banner"},
-        Malformed{"missing size", "%%MatrixMarket matrix coordinate real general\n% only a comment\n", "test.mtx:2: missing size line"},
+        Malformed{"missing size", "%%MatrixMarket matrix coordinate real general\n% only a comment\n",
+                  "test.mtx:2: missing size line"},
         Malformed{"size fields", "%%MatrixMarket matrix coordinate real general\n2 2\n", "test.mtx:2: size line"},
-        Malformed{"short list", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n", "test.mtx:4: entry list is short"},
-        Malformed{"long list", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n", "test.mtx:4: entry list is long"},
-        Malformed{"row out of range", "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n", "test.mtx:3: row index 3 is out of range"},
-        Malformed{"zero index", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 0 1\n", "test.mtx:3: column index 0 is out of range"},
-        Malformed{"non-numeric value", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n", "test.mtx:3: value 'abc' is not a number"},
-        Malformed{"non-numeric index", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1x 1 1\n", "test.mtx:3: row index '1x' is not an integer"},
-        Malformed{"non-finite value", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 nan\n", "test.mtx:3: value 'nan' is not finite"},
-        Malformed{"too many fields", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1 1\n", "test.mtx:3: expected 3 fields"},
-        Malformed{"integer field with fraction", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n", "test.mtx:3: integer value '1.5'"},
-        Malformed{"size overflow rows", "%%MatrixMarket matrix coordinate real general\n3000000000 2 1\n1 1 1\n", "test.mtx:2: size overflow"},
-        Malformed{"size overflow digits", "%%MatrixMarket matrix coordinate real general\n99999999999999999999 2 1\n", "test.mtx:2: row count '99999999999999999999' is too large"},
+        Malformed{"short list", "%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n2 2 1\n",
+                  "test.mtx:4: entry list is short"},
+        Malformed{"long list", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1\n2 2 1\n",
+                  "test.mtx:4: entry list is long"},
+        Malformed{"row out of range", "%%MatrixMarket matrix coordinate real general\n2 2 1\n3 1 1\n",
+                  "test.mtx:3: row index 3 is out of range"},
+        Malformed{"zero index", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 0 1\n",
+                  "test.mtx:3: column index 0 is out of range"},
+        Malformed{"non-numeric value", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 abc\n",
+                  "test.mtx:3: value 'abc' is not a number"},
+        Malformed{"non-numeric index", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1x 1 1\n",
+                  "test.mtx:3: row index '1x' is not an integer"},
+        Malformed{"non-finite value", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 nan\n",
+                  "test.mtx:3: value 'nan' is not finite"},
+        Malformed{"too many fields", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1 1 1\n",
+                  "test.mtx:3: expected 3 fields"},
+        Malformed{"integer field with fraction", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 1 1.5\n",
+                  "test.mtx:3: integer value '1.5'"},
+        Malformed{"size overflow rows", "%%MatrixMarket matrix coordinate real general\n3000000000 2 1\n1 1 1\n",
+                  "test.mtx:2: size overflow"},
+        Malformed{"size overflow digits", "%%MatrixMarket matrix coordinate real general\n99999999999999999999 2 1\n",
+                  "test.mtx:2: row count '99999999999999999999' is too large"},
         // More entries than rows x cols is legal since #15 (duplicates are summed first, see
         // DeclaredCountAboveRowsTimesColsIsReadAndSummed); what remains wrong here is the missing list.
-        Malformed{"nnz beyond rows*cols, no entries", "%%MatrixMarket matrix coordinate real general\n2 2 5\n", "test.mtx:2: entry list is short"},
-        Malformed{"absurd nnz, short file", "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1000000000000000\n1 1 1\n", "test.mtx:3: entry list is short"},
-        Malformed{"negative size", "%%MatrixMarket matrix coordinate real general\n-2 2 1\n", "test.mtx:2: sizes must not be negative"},
-        Malformed{"symmetric not square", "%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", "test.mtx:2: symmetric matrix must be square"},
-        Malformed{"skew diagonal", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n", "test.mtx:3: skew-symmetric matrix has an entry on the diagonal"},
-        Malformed{"array short", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n", "test.mtx:4: entry list is short"}));
+        Malformed{"nnz beyond rows*cols, no entries", "%%MatrixMarket matrix coordinate real general\n2 2 5\n",
+                  "test.mtx:2: entry list is short"},
+        Malformed{"absurd nnz, short file",
+                  "%%MatrixMarket matrix coordinate real general\n2000000000 2000000000 1000000000000000\n1 1 1\n",
+                  "test.mtx:3: entry list is short"},
+        Malformed{"negative size", "%%MatrixMarket matrix coordinate real general\n-2 2 1\n",
+                  "test.mtx:2: sizes must not be negative"},
+        Malformed{"symmetric not square", "%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n",
+                  "test.mtx:2: symmetric matrix must be square"},
+        Malformed{"skew diagonal", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n",
+                  "test.mtx:3: skew-symmetric matrix has an entry on the diagonal"},
+        Malformed{"array short", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n",
+                  "test.mtx:4: entry list is short"}));
 
 TEST(MatrixMarket, MissingFileSaysSo) {
     try {

@@ -151,8 +151,7 @@ TEST(MatrixMarketRules, UpperTriangleSymmetricIsMirroredWithAWarning) {
 TEST(MatrixMarketRules, BothTrianglesListedWarnsThatPairsAreSummedTwice) {
     kit::MatrixMarketInfo info;
 
-    const CooMatrix A =
-        parse("%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 3\n1 2 3\n", &info);
+    const CooMatrix A = parse("%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 3\n1 2 3\n", &info);
 
     ASSERT_EQ(A.nnz(), 3);
     EXPECT_EQ(A.vals[1], 6);  // (0,1): 3 mirrored from (2,1) plus 3 listed, as documented
@@ -173,8 +172,8 @@ TEST(MatrixMarketRules, PatternSkewSymmetricIsRefused) {
 // ---------------------------------------------------------------- lines, comments, numbers
 
 TEST(MatrixMarketRules, IndentedCommentIsAComment) {
-    const CooMatrix A =
-        parse("  %%MatrixMarket matrix coordinate real general\n   % indented comment\n\t%tab\n2 2 1\n  % between\n1 1 3\n");
+    const CooMatrix A = parse(
+        "  %%MatrixMarket matrix coordinate real general\n   % indented comment\n\t%tab\n2 2 1\n  % between\n1 1 3\n");
 
     ASSERT_EQ(A.nnz(), 1);
     EXPECT_EQ(A.vals[0], 3);
@@ -265,8 +264,9 @@ TEST(MatrixMarketLimits, StatisticsMatchTheDenseCountsOnARectangle) {
     EXPECT_EQ(s.max_row, 3);
     EXPECT_EQ(s.empty_rows, 1);
     EXPECT_DOUBLE_EQ(s.mean_row, 5.0 / 3);
-    EXPECT_DOUBLE_EQ(s.stddev_row, std::sqrt(((2 - 5.0 / 3) * (2 - 5.0 / 3) + (5.0 / 3) * (5.0 / 3) +
-                                              (3 - 5.0 / 3) * (3 - 5.0 / 3)) / 3));
+    EXPECT_DOUBLE_EQ(
+        s.stddev_row,
+        std::sqrt(((2 - 5.0 / 3) * (2 - 5.0 / 3) + (5.0 / 3) * (5.0 / 3) + (3 - 5.0 / 3) * (3 - 5.0 / 3)) / 3));
     EXPECT_EQ(s.diagonals, 4);
     // 2 x 2 blocks: rows 0-1 -> block cols 0, 1; rows 2-3 -> block cols 0, 1, 2: 5 blocks of 4 slots
     EXPECT_DOUBLE_EQ(s.bcsr_fill[1][1], 5.0 * 4 / 5);
@@ -292,7 +292,8 @@ TEST(MatrixMarketLimits, GeneratorsRefuseBeforeAllocating) {
     }
 
     EXPECT_EQ(status, 7) << "0: generated; 1: another message; 101: out of memory";
-    EXPECT_NE(message.find("generator: stencil2d 32768 x 32768 would have 5.37e+09 entries, more than the kit's 32-bit limit"),
+    EXPECT_NE(message.find(
+                  "generator: stencil2d 32768 x 32768 would have 5.37e+09 entries, more than the kit's 32-bit limit"),
               std::string::npos)
         << message;
 }
@@ -398,7 +399,8 @@ TEST(MatrixMarketInputs, GzipWithoutZlibSaysWhatToInstall) {
 TEST(MatrixMarketInputs, Bzip2IsRead) {
     std::string text(kExample), out(text.size() * 2 + 600, '\0');
     unsigned out_len = static_cast<unsigned>(out.size());
-    ASSERT_EQ(BZ2_bzBuffToBuffCompress(&out[0], &out_len, &text[0], static_cast<unsigned>(text.size()), 9, 0, 0), BZ_OK);
+    ASSERT_EQ(BZ2_bzBuffToBuffCompress(&out[0], &out_len, &text[0], static_cast<unsigned>(text.size()), 9, 0, 0),
+              BZ_OK);
     out.resize(out_len);
     kit::MatrixMarketInfo info;
 
@@ -410,7 +412,10 @@ TEST(MatrixMarketInputs, Bzip2IsRead) {
 #endif
 
 TEST(MatrixMarketInputs, OtherCompressionsSayHowToDecompress) {
-    const std::string xz = error_of(std::string("\xfd" "7zXZ\0rest", 10));
+    const std::string xz =
+        error_of(std::string("\xfd"
+                             "7zXZ\0rest",
+                             10));
 
     EXPECT_NE(xz.find("test.mtx:1: xz-compressed input: decompress it first"), std::string::npos) << xz;
 }
@@ -447,8 +452,10 @@ TEST(MatrixMarketRules, NormalizeSortsShuffledEntriesAndSumsInFileOrder) {
 
 TEST(MatrixMarketRules, LongDigitStringsInIndicesAreReportedNotOverflowed) {
     // found by the fuzz target: a 19-digit index overflowed the fast path's accumulator
-    const std::string nineteen = error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1511111111111111111 1 1\n");
-    const std::string twenty = error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 15111111111111111111 1\n");
+    const std::string nineteen =
+        error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1511111111111111111 1 1\n");
+    const std::string twenty =
+        error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 15111111111111111111 1\n");
 
     EXPECT_NE(nineteen.find("test.mtx:3: row index 1511111111111111111 is out of range 1..2"), std::string::npos)
         << nineteen;

@@ -105,13 +105,13 @@ TEST(Rdb450, ValuesAreTheModelsShortDecimals) {
         return 0.0;
     };
 
-    EXPECT_EQ(at(0, 0), -11.934);   // tau1*(-4) + (beta-1)
-    EXPECT_EQ(at(1, 1), -36.768);   // tau2*(-4) - alpha^2
-    EXPECT_EQ(at(0, 2), 4.096);     // tau1 to the u of the next node
-    EXPECT_EQ(at(1, 3), 8.192);     // tau2 to the v of the next node
-    EXPECT_EQ(at(0, 1), 4.0);       // alpha^2
-    EXPECT_EQ(at(1, 0), -5.45);     // -beta
-    EXPECT_EQ(at(0, 30), 4.096);    // the grid neighbour one row of nodes down: +2m
+    EXPECT_EQ(at(0, 0), -11.934);  // tau1*(-4) + (beta-1)
+    EXPECT_EQ(at(1, 1), -36.768);  // tau2*(-4) - alpha^2
+    EXPECT_EQ(at(0, 2), 4.096);    // tau1 to the u of the next node
+    EXPECT_EQ(at(1, 3), 8.192);    // tau2 to the v of the next node
+    EXPECT_EQ(at(0, 1), 4.0);      // alpha^2
+    EXPECT_EQ(at(1, 0), -5.45);    // -beta
+    EXPECT_EQ(at(0, 30), 4.096);   // the grid neighbour one row of nodes down: +2m
 }
 
 TEST(Rdb450, NumericSymmetryIs0789) {

@@ -18,8 +18,8 @@ constexpr char kMagic[8] = {'K', 'I', 'T', 'R', 'E', 'C', '1', '\n'};
 enum Kind : std::uint8_t { todo = 1, refused, unavailable, kit_error, bad_alloc, std_error, unknown };
 
 struct State {
-    std::FILE* out = nullptr;                                   // record mode
-    bool replay = false;                                        // replay mode
+    std::FILE* out = nullptr;                                           // record mode
+    bool replay = false;                                                // replay mode
     std::map<std::string, std::pair<std::uint8_t, std::string>> calls;  // replay: call -> record
     std::string test = "(outside any test)";
     int rank = 0;
@@ -115,14 +115,22 @@ std::pair<std::uint8_t, std::string> classify(std::exception_ptr e) {
 
 void rethrow(std::uint8_t kind, const std::string& message) {
     switch (kind) {
-        case todo: throw TodoError(message);
-        case refused: throw ConversionRefused(message);
-        case unavailable: throw BackendUnavailable(message);
-        case kit_error: throw Error(message);
-        case bad_alloc: throw std::bad_alloc();
-        case std_error: throw std::runtime_error(message);
-        case unknown: throw 0;  // what it was is lost; a test expecting a kit::Error still fails
-        default: throw NotRecorded("a record of an unknown kind");
+        case todo:
+            throw TodoError(message);
+        case refused:
+            throw ConversionRefused(message);
+        case unavailable:
+            throw BackendUnavailable(message);
+        case kit_error:
+            throw Error(message);
+        case bad_alloc:
+            throw std::bad_alloc();
+        case std_error:
+            throw std::runtime_error(message);
+        case unknown:
+            throw 0;  // what it was is lost; a test expecting a kit::Error still fails
+        default:
+            throw NotRecorded("a record of an unknown kind");
     }
 }
 

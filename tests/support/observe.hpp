@@ -252,22 +252,22 @@ void start_observed_test(const std::string& test);
 }  // namespace kit::testing
 
 /// Gives a struct a Codec from the list of its fields (write it at global scope).
-#define KIT_OBSERVABLE(Type, ...)                                                   \
-    namespace kit::testing {                                                        \
-    template <>                                                                     \
-    struct Codec<Type> {                                                            \
-        static constexpr std::size_t min_bytes = 1;                                 \
-        static void encode(Encoder& e, const Type& v) {                             \
-            const auto& [__VA_ARGS__] = v;                                          \
-            detail::encode_fields(e, __VA_ARGS__);                                  \
-        }                                                                           \
-        static Type decode(Decoder& d) {                                            \
-            Type v{};                                                               \
-            auto& [__VA_ARGS__] = v;                                                \
-            detail::decode_fields(d, __VA_ARGS__);                                  \
-            return v;                                                               \
-        }                                                                           \
-    };                                                                              \
+#define KIT_OBSERVABLE(Type, ...)                       \
+    namespace kit::testing {                            \
+    template <>                                         \
+    struct Codec<Type> {                                \
+        static constexpr std::size_t min_bytes = 1;     \
+        static void encode(Encoder& e, const Type& v) { \
+            const auto& [__VA_ARGS__] = v;              \
+            detail::encode_fields(e, __VA_ARGS__);      \
+        }                                               \
+        static Type decode(Decoder& d) {                \
+            Type v{};                                   \
+            auto& [__VA_ARGS__] = v;                    \
+            detail::decode_fields(d, __VA_ARGS__);      \
+            return v;                                   \
+        }                                               \
+    };                                                  \
     }
 
 KIT_OBSERVABLE(kit::RunResult, y, times_ms, steady_ms, bytes, device, note, details)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
-#include <random>
 #include <sstream>
 
 #include "check/checked_run.hpp"
@@ -27,12 +26,8 @@ Problem rdb450_problem() {
 }
 
 Problem random_vectors(CooMatrix A, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    Problem p{std::move(A), {}, {}};
-    for (index_t j = 0; j < p.A.cols; ++j) p.x.push_back(u(rng));
-    for (index_t i = 0; i < p.A.rows; ++i) p.y.push_back(u(rng));
-    return p;
+    RandomXY xy = random_xy(A.cols, A.rows, seed);
+    return {std::move(A), std::move(xy.x), std::move(xy.y)};
 }
 
 namespace {
@@ -61,7 +56,8 @@ double oracle_ms(const Problem& p) {
 }  // namespace
 
 CheckedRun observed_run_checked(const Variant& v, const Reference& ref, const RunOptions& opt, Comparison cmp) {
-    return run_checked(v, ref, opt, cmp, [&] { return observe([&] { return v.run(ref.matrix(), ref.x(), ref.y(), opt); }); });
+    return run_checked(v, ref, opt, cmp,
+                       [&] { return observe([&] { return v.run(ref.matrix(), ref.x(), ref.y(), opt); }); });
 }
 
 CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
@@ -83,9 +79,9 @@ CooMatrix gpu_floor_matrix() { return generate_stencil2d(1024, 1024); }
     if (gpu_ms > 0 && gpu_ms * kGpuFloorSpeedup <= cpu_ms) return ::testing::AssertionSuccess();
     // One stream for the whole message: AssertionResult's << formats each value on its own.
     std::ostringstream why;
-    why << std::fixed << std::setprecision(3) << where(*v, opt.precision) << ": the GPU did not do the work: "
-        << gpu_ms << " ms (median of " << c.result.times_ms.size() << ") on a " << A.rows << " x " << A.cols
-        << " matrix with " << A.nnz() << " entries, where the kit's single-threaded CPU loop takes " << cpu_ms
+    why << std::fixed << std::setprecision(3) << where(*v, opt.precision) << ": the GPU did not do the work: " << gpu_ms
+        << " ms (median of " << c.result.times_ms.size() << ") on a " << A.rows << " x " << A.cols << " matrix with "
+        << A.nnz() << " entries, where the kit's single-threaded CPU loop takes " << cpu_ms
         << " ms; a CUDA step must be at least " << std::setprecision(0) << kGpuFloorSpeedup
         << " times faster than that loop";
     return ::testing::AssertionFailure() << why.str();
@@ -96,8 +92,8 @@ OracleRun run_against_oracle(const std::string& name, Backend backend, Precision
     OracleRun run;
     const Variant* v = registry().find(name, backend);
     if (!v) {
-        run.checked.message = "no variant " + name + " on " + to_string(backend) + " in " + to_string(p) +
-                              " is registered in this build";
+        run.checked.message =
+            "no variant " + name + " on " + to_string(backend) + " in " + to_string(p) + " is registered in this build";
         run.failure = run.checked.message;
         return run;
     }
@@ -114,8 +110,8 @@ OracleRun run_against_oracle(const std::string& name, Backend backend, Precision
     return ::testing::AssertionFailure() << run.failure;
 }
 
-::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
-                                          const Problem& problem, bool exact, const RunOptions& options) {
+::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p, const Problem& problem,
+                                          bool exact, const RunOptions& options) {
     return matches_oracle(
         run_against_oracle(name, backend, p, problem, exact ? Comparison::exact : Comparison::bound, options));
 }
@@ -132,7 +128,8 @@ std::vector<std::pair<std::string, Problem>> hostile_gallery() {
         g.rows = gaps.rows;
         g.cols = gaps.cols;
         for (std::size_t k = 0; k < gaps.vals.size(); ++k)
-            if (gaps.row_idx[k] % 3 != 0 && gaps.row_idx[k] != gaps.rows - 1) g.add(gaps.row_idx[k], gaps.col_idx[k], gaps.vals[k]);
+            if (gaps.row_idx[k] % 3 != 0 && gaps.row_idx[k] != gaps.rows - 1)
+                g.add(gaps.row_idx[k], gaps.col_idx[k], gaps.vals[k]);
         m.emplace_back("empty rows between full ones", g);
     }
     m.emplace_back("one dense row in 300", generate_dense_rows(300, 3, 1, 11));

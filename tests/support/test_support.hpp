@@ -50,7 +50,8 @@ struct PrecisionNames {
 template <class T>
 class PrecisionTest : public ::testing::Test {
 protected:
-    static constexpr Precision precision = std::is_same_v<T, float> ? Precision::f32 : Precision::f64;  ///< of this instance
+    static constexpr Precision precision =
+        std::is_same_v<T, float> ? Precision::f32 : Precision::f64;  ///< of this instance
 };
 
 /// @brief A registered variant's run on one problem, checked against the oracle: what an SpMV
@@ -83,8 +84,8 @@ OracleRun run_against_oracle(const std::string& name, Backend backend, Precision
 /// @param name [in] variant name  @param backend [in] backend  @param p [in] precision
 /// @param problem [in] matrix and vectors  @param exact [in] demand exact equality
 /// @param options [in] run options (tile shapes, ...); its precision is replaced by p
-::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p,
-                                          const Problem& problem, bool exact = false, const RunOptions& options = {});
+::testing::AssertionResult matches_oracle(const std::string& name, Backend backend, Precision p, const Problem& problem,
+                                          bool exact = false, const RunOptions& options = {});
 
 /// @brief kit::run_checked of a registered variant with its run observed (observe.hpp): in the
 /// grader, recorded in the student's program and replayed by the judge. Every test that runs a
@@ -133,7 +134,8 @@ constexpr double kGpuFloorSpeedup = 4.0;
 /// in this process (in the grader: by the judge, which never runs student code).
 /// @param name [in] CUDA variant  @param A [in] a matrix of a few million entries
 /// @param options [in] run options; precision and repeats are set here
-::testing::AssertionResult gpu_did_the_work(const std::string& name, const CooMatrix& A, const RunOptions& options = {});
+::testing::AssertionResult gpu_did_the_work(const std::string& name, const CooMatrix& A,
+                                            const RunOptions& options = {});
 
 /// @brief The gate's default matrix: a 5-point stencil on a 1024 x 1024 grid (5.2 million entries).
 CooMatrix gpu_floor_matrix();
@@ -143,10 +145,10 @@ CooMatrix gpu_floor_matrix();
 /// Defines the hidden gate of a CUDA step (tests/hidden): the grader gives the step's other
 /// CUDA tests of the same suite, typed instances included (Suite/float, Suite/double), no
 /// points unless this passes (manifest: "gates": true).
-#define KIT_GPU_FLOOR_TEST(Suite, variant, matrix)                                  \
-    TEST(Suite, GpuDidTheWork) {                                                   \
-        KIT_REQUIRE_BACKEND(::kit::Backend::cuda);                                 \
-        EXPECT_TRUE(::kit::testing::gpu_did_the_work(variant, (matrix)));          \
+#define KIT_GPU_FLOOR_TEST(Suite, variant, matrix)                        \
+    TEST(Suite, GpuDidTheWork) {                                          \
+        KIT_REQUIRE_BACKEND(::kit::Backend::cuda);                        \
+        EXPECT_TRUE(::kit::testing::gpu_did_the_work(variant, (matrix))); \
     }
 
 /// Declares the typed test suite `Suite` over float and double (instances Suite/float and
@@ -157,14 +159,14 @@ CooMatrix gpu_floor_matrix();
     TYPED_TEST_SUITE(Suite, ::kit::testing::Precisions, ::kit::testing::PrecisionNames)
 
 /// Defines a hidden-tier test that runs one variant over the whole hostile gallery.
-#define KIT_GALLERY_TEST(Suite, Name, variant, backend)                   \
-    TEST(Suite, Name) {                                                   \
-        KIT_REQUIRE_BACKEND(backend);                                     \
-        EXPECT_TRUE(::kit::testing::passes_gallery(variant, backend));    \
+#define KIT_GALLERY_TEST(Suite, Name, variant, backend)                \
+    TEST(Suite, Name) {                                                \
+        KIT_REQUIRE_BACKEND(backend);                                  \
+        EXPECT_TRUE(::kit::testing::passes_gallery(variant, backend)); \
     }
 
 /// Skips the test, with the reason, when a backend cannot run here. Put it first in a test body.
-#define KIT_REQUIRE_BACKEND(backend)                                          \
-    do {                                                                      \
+#define KIT_REQUIRE_BACKEND(backend)                                                      \
+    do {                                                                                  \
         if (auto kit_why = ::kit::backend_unavailable(backend)) GTEST_SKIP() << *kit_why; \
     } while (0)

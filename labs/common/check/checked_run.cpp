@@ -11,12 +11,18 @@ namespace kit {
 
 std::string to_string(RunStatus s) {
     switch (s) {
-        case RunStatus::ok: return "ok";
-        case RunStatus::wrong: return "WRONG";
-        case RunStatus::todo: return "TODO";
-        case RunStatus::refused: return "REFUSED";
-        case RunStatus::skipped: return "SKIPPED";
-        case RunStatus::error: return "ERROR";
+        case RunStatus::ok:
+            return "ok";
+        case RunStatus::wrong:
+            return "WRONG";
+        case RunStatus::todo:
+            return "TODO";
+        case RunStatus::refused:
+            return "REFUSED";
+        case RunStatus::skipped:
+            return "SKIPPED";
+        case RunStatus::error:
+            return "ERROR";
     }
     return "ERROR";
 }
@@ -31,9 +37,8 @@ namespace {
 /// Why a precision whose largest finite value is `max` cannot hold this problem, or nothing.
 /// A value of A, x or y beyond the range is rounded to infinity on the way in; a row whose
 /// sum of |a_ij x_j| passes it may overflow in a partial sum whatever the order of additions.
-std::optional<std::string> range_problem(const CooMatrix& A, const std::vector<double>& x,
-                                         const std::vector<double>& y, const RowBounds& rows, double max,
-                                         const char* precision) {
+std::optional<std::string> range_problem(const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y,
+                                         const RowBounds& rows, double max, const char* precision) {
     auto too_big = [max](double v) { return !(std::fabs(v) <= max); };  // NaN counts as too big
     std::ostringstream why;
     why.precision(6);
@@ -101,8 +106,10 @@ CheckedRun run_checked(const Variant& v, const Reference& ref, const RunOptions&
         return give_up(RunStatus::wrong, where(v, opt.precision) + ": y has " + std::to_string(out.result.y.size()) +
                                              " entries, expected " + std::to_string(expected.size()));
     static const std::vector<double> exact;  // an empty tolerance asks compare_with_oracle for equality
-    out.mismatch = compare_with_oracle(expected, out.result.y, cmp == Comparison::exact ? exact : ref.tolerance(opt.precision));
-    if (out.mismatch.row >= 0) return give_up(RunStatus::wrong, where(v, opt.precision) + ": " + describe(out.mismatch));
+    out.mismatch =
+        compare_with_oracle(expected, out.result.y, cmp == Comparison::exact ? exact : ref.tolerance(opt.precision));
+    if (out.mismatch.row >= 0)
+        return give_up(RunStatus::wrong, where(v, opt.precision) + ": " + describe(out.mismatch));
     out.status = RunStatus::ok;
     // The rates of both timing modes, derived here once for every caller.
     const double flops = static_cast<double>(spmv_flops(ref.matrix().nnz()));

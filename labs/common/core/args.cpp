@@ -26,7 +26,9 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
             values_[name] = "1";
         } else if (valued.count(name)) {
             if (eq == std::string::npos) {
-                if (i + 1 >= argv.size()) throw Error(command_ + ": option " + name + " needs a value; see 'spmv-kit " + command_ + " --help'");
+                if (i + 1 >= argv.size())
+                    throw Error(command_ + ": option " + name + " needs a value; see 'spmv-kit " + command_ +
+                                " --help'");
                 value = argv[++i];
             }
             values_[name] = value;

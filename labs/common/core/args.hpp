@@ -20,8 +20,8 @@ public:
     /// @param valued   [in] options that take a value, e.g. {"--format"}
     /// @param flags    [in] options without a value, e.g. {"--help"}
     /// @param command  [in] subcommand name, for messages
-    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
-         const std::set<std::string>& flags, const std::string& command);
+    Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags,
+         const std::string& command);
     /// @brief True if the flag or option was given. @param name [in] option
     bool has(const std::string& name) const;
     /// @brief The option's value, or `fallback`. @param name [in] option  @param fallback [in] default

@@ -41,8 +41,7 @@ struct TodoError : Error {
     /// @param what [in] short description of the missing piece
     TodoError(const std::string& lab, int step, const std::string& what)
         : Error(lab + " step " + std::to_string(step) + " (" + what +
-                "): not implemented yet. Fill the TODO in starter/" + lab +
-                "/ and see handouts/" + lab + ".md") {}
+                "): not implemented yet. Fill the TODO in starter/" + lab + "/ and see handouts/" + lab + ".md") {}
     /// @brief A TODO as a message already made (the grader's judge replays a recorded one).
     /// @param message [in] the whole message
     explicit TodoError(const std::string& message) : Error(message) {}

@@ -11,9 +11,12 @@ std::string to_string(Precision p) { return p == Precision::f32 ? "float" : "dou
 
 std::string to_string(Backend b) {
     switch (b) {
-        case Backend::cpu: return "cpu";
-        case Backend::cuda: return "cuda";
-        case Backend::opencl: return "opencl";
+        case Backend::cpu:
+            return "cpu";
+        case Backend::cuda:
+            return "cuda";
+        case Backend::opencl:
+            return "opencl";
     }
     return "?";
 }
@@ -34,9 +37,8 @@ Backend parse_backend(const std::string& s) {
 void check_index_range(const std::string& what, count_t value) {
     constexpr count_t limit = std::numeric_limits<index_t>::max();
     if (value < 0 || value > limit)
-        throw Error(what + " = " + std::to_string(value) +
-                    " does not fit the kit's 32-bit index type (limit " + std::to_string(limit) +
-                    "); split the matrix or use a smaller one");
+        throw Error(what + " = " + std::to_string(value) + " does not fit the kit's 32-bit index type (limit " +
+                    std::to_string(limit) + "); split the matrix or use a smaller one");
 }
 
 std::string format_fill(double fill) {

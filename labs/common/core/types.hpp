@@ -50,11 +50,18 @@ constexpr int kWarpSize = 32;
 constexpr unsigned kFullWarpMask = 0xffffffffu;
 
 /// @brief Maps a C++ value type to its Precision.
-template <class T> constexpr Precision precision_of();
+template <class T>
+constexpr Precision precision_of();
 /// @brief float is Precision::f32.
-template <> constexpr Precision precision_of<float>() { return Precision::f32; }
+template <>
+constexpr Precision precision_of<float>() {
+    return Precision::f32;
+}
 /// @brief double is Precision::f64.
-template <> constexpr Precision precision_of<double>() { return Precision::f64; }
+template <>
+constexpr Precision precision_of<double>() {
+    return Precision::f64;
+}
 
 /// @brief A fill ratio (stored slots / nonzeros) as notes print it: up to 6 significant digits.
 /// @param fill [in] the ratio

@@ -46,15 +46,15 @@ std::vector<count_t> hub_row_ptr(const CooMatrix& A);
 /// @brief Non-owning view of a BCSR matrix, as kernels take it.
 template <class T>
 struct BcsrView {
-    index_t rows;          ///< number of rows
-    index_t cols;          ///< number of columns
-    int r;                 ///< rows per block (1..4)
-    int c;                 ///< columns per block (1..4)
-    index_t block_rows;    ///< ceil(rows / r)
-    index_t blocks;            ///< stored blocks (row_ptr[block_rows])
-    const index_t* row_ptr;    ///< block_rows+1 offsets into col_idx (block index)
-    const index_t* col_idx;    ///< first column of each block, a multiple of c
-    const T* vals;             ///< blocks * r * c values; block k starts at vals[k*r*c], row-major inside
+    index_t rows;            ///< number of rows
+    index_t cols;            ///< number of columns
+    int r;                   ///< rows per block (1..4)
+    int c;                   ///< columns per block (1..4)
+    index_t block_rows;      ///< ceil(rows / r)
+    index_t blocks;          ///< stored blocks (row_ptr[block_rows])
+    const index_t* row_ptr;  ///< block_rows+1 offsets into col_idx (block index)
+    const index_t* col_idx;  ///< first column of each block, a multiple of c
+    const T* vals;           ///< blocks * r * c values; block k starts at vals[k*r*c], row-major inside
 };
 
 /// @brief Limits that stop a BCSR conversion before it wastes memory on fill.
@@ -71,10 +71,10 @@ struct BcsrLimits {
 /// @brief Owning host BCSR container.
 template <class T>
 struct Bcsr {
-    index_t rows = 0;            ///< number of rows
-    index_t cols = 0;            ///< number of columns
-    int r = 1;                   ///< rows per block
-    int c = 1;                   ///< columns per block
+    index_t rows = 0;              ///< number of rows
+    index_t cols = 0;              ///< number of columns
+    int r = 1;                     ///< rows per block
+    int c = 1;                     ///< columns per block
     std::vector<index_t> row_ptr;  ///< block_rows()+1 offsets into col_idx
     std::vector<index_t> col_idx;  ///< first column of each block
     std::vector<T> vals;           ///< r*c values per block, fill = 0

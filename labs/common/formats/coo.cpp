@@ -137,8 +137,7 @@ count_t CooMatrix::normalize() {
 
 bool CooMatrix::is_normalized() const {
     for (std::size_t k = 1; k < vals.size(); ++k) {
-        if (row_idx[k - 1] > row_idx[k] || (row_idx[k - 1] == row_idx[k] && col_idx[k - 1] >= col_idx[k]))
-            return false;
+        if (row_idx[k - 1] > row_idx[k] || (row_idx[k - 1] == row_idx[k] && col_idx[k - 1] >= col_idx[k])) return false;
     }
     return true;
 }

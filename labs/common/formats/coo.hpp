@@ -55,12 +55,12 @@ struct CooMatrix {
 /// @brief Non-owning view of a COO matrix, as kernels take it.
 template <class T>
 struct CooView {
-    index_t rows;             ///< number of rows
-    index_t cols;             ///< number of columns
-    index_t nnz;              ///< number of entries
-    const index_t* row_idx;   ///< row of each entry, sorted ascending
-    const index_t* col_idx;   ///< column of each entry
-    const T* vals;            ///< value of each entry
+    index_t rows;            ///< number of rows
+    index_t cols;            ///< number of columns
+    index_t nnz;             ///< number of entries
+    const index_t* row_idx;  ///< row of each entry, sorted ascending
+    const index_t* col_idx;  ///< column of each entry
+    const T* vals;           ///< value of each entry
 };
 
 /// @brief COO in a working precision, with the hub's row-major order.

@@ -45,9 +45,7 @@ struct Csr {
     /// @brief Number of entries.
     index_t nnz() const { return static_cast<index_t>(vals.size()); }
     /// @brief Host view of the arrays.
-    CsrView<T> view() const {
-        return {rows, cols, nnz(), row_ptr.data(), col_idx.data(), vals.data()};
-    }
+    CsrView<T> view() const { return {rows, cols, nnz(), row_ptr.data(), col_idx.data(), vals.data()}; }
 };
 
 }  // namespace kit

@@ -65,11 +65,11 @@ Csr5<T> build_csr5(Csr<T>&& A, const std::vector<index_t>& row, const Csr5Params
     m.omega = params.omega > 0 ? params.omega : kWarpSize;
     m.sigma = params.sigma > 0 ? params.sigma : csr5_sigma(A.nnz(), A.rows);
     if (m.omega > kCsr5MaxOmega || params.omega < 0)
-        throw Error("Csr5: omega = " + std::to_string(params.omega) + " is outside 1.." + std::to_string(kCsr5MaxOmega) +
-                    " (y_offset and seg_offset have 16 bits)");
+        throw Error("Csr5: omega = " + std::to_string(params.omega) + " is outside 1.." +
+                    std::to_string(kCsr5MaxOmega) + " (y_offset and seg_offset have 16 bits)");
     if (m.sigma > kCsr5MaxSigma || params.sigma < 0)
-        throw Error("Csr5: sigma = " + std::to_string(params.sigma) + " is outside 1.." + std::to_string(kCsr5MaxSigma) +
-                    " (a lane's bit_flag has 32 bits)");
+        throw Error("Csr5: sigma = " + std::to_string(params.sigma) + " is outside 1.." +
+                    std::to_string(kCsr5MaxSigma) + " (a lane's bit_flag has 32 bits)");
     const index_t nnz = A.nnz();
     const count_t tile_size = static_cast<count_t>(m.omega) * m.sigma;
     const index_t tiles = static_cast<index_t>((nnz + tile_size - 1) / tile_size);
@@ -140,7 +140,8 @@ std::vector<std::uint32_t> csr5_pack_bit_flags(const std::vector<std::uint64_t>&
     for (std::size_t g = 0; g < tile_desc.size(); ++g) {
         const std::uint64_t first = static_cast<std::uint64_t>(g) * sigma;
         // The lane's bits shifted into place over two words; the high part is 0 when they fit one.
-        const std::uint64_t placed = static_cast<std::uint64_t>(csr5_bit_flag(tile_desc[g]) & csr5_flag_mask(sigma)) << (first % 32);
+        const std::uint64_t placed = static_cast<std::uint64_t>(csr5_bit_flag(tile_desc[g]) & csr5_flag_mask(sigma))
+                                     << (first % 32);
         words[first / 32] |= static_cast<std::uint32_t>(placed);
         words[first / 32 + 1] |= static_cast<std::uint32_t>(placed >> 32);
     }

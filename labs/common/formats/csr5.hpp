@@ -113,7 +113,9 @@ KIT_HOST_DEVICE inline int csr5_seg_offset_of(std::uint32_t starts, int lane, in
     return later != 0 ? csr5_lowest_set_bit(later) : after;
 }
 /// @brief The low sigma bits set: the bits a lane's bit_flag may use. @param sigma [in] 1..32
-KIT_HOST_DEVICE inline std::uint32_t csr5_flag_mask(int sigma) { return sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u; }
+KIT_HOST_DEVICE inline std::uint32_t csr5_flag_mask(int sigma) {
+    return sigma >= 32 ? 0xffffffffu : (1u << sigma) - 1u;
+}
 /// @brief Lane `lane`'s bit_flag out of the packed bit_flags of csr5_pack_bit_flags.
 ///
 /// Lane g (g = tile * omega + lane in the tile) owns bits g*sigma .. g*sigma + sigma - 1 of
@@ -165,23 +167,24 @@ struct Csr5Params {
 /// @brief Non-owning view of a CSR5 matrix, as kernels take it.
 template <class T>
 struct Csr5View {
-    index_t rows;                     ///< number of rows
-    index_t cols;                     ///< number of columns
-    index_t nnz;                      ///< number of entries
-    int omega;                        ///< tile width (lanes)
-    int sigma;                        ///< tile height (entries per lane)
-    index_t full_tiles;               ///< complete tiles: those with a descriptor
-    index_t tail_row_begin;           ///< row of the tail's first entry (== tail_row_end: no tail)
-    index_t tail_row_end;             ///< one past the row of the last entry
-    const index_t* row_ptr;           ///< rows+1 CSR offsets (unchanged)
-    const std::uint32_t* tile_ptr;    ///< tiles+1 words: row of each tile's first entry, empty-rows flag
-    const std::uint64_t* tile_desc;   ///< host views: full_tiles*omega lane descriptors, tile-major (device views: null)
+    index_t rows;                    ///< number of rows
+    index_t cols;                    ///< number of columns
+    index_t nnz;                     ///< number of entries
+    int omega;                       ///< tile width (lanes)
+    int sigma;                       ///< tile height (entries per lane)
+    index_t full_tiles;              ///< complete tiles: those with a descriptor
+    index_t tail_row_begin;          ///< row of the tail's first entry (== tail_row_end: no tail)
+    index_t tail_row_end;            ///< one past the row of the last entry
+    const index_t* row_ptr;          ///< rows+1 CSR offsets (unchanged)
+    const std::uint32_t* tile_ptr;   ///< tiles+1 words: row of each tile's first entry, empty-rows flag
+    const std::uint64_t* tile_desc;  ///< host views: full_tiles*omega lane descriptors, tile-major (device views: null)
     const index_t* empty_offset_ptr;  ///< full_tiles+1 offsets into empty_offset (empty list: no flag)
     const index_t* empty_offset;      ///< per flagged tile: row - tile_row of each of its segments
     const index_t* col_idx;           ///< column per entry, complete tiles transposed
     const T* vals;                    ///< value per entry, complete tiles transposed
-    const std::uint32_t* bit_flag;    ///< device views: every lane's bit_flag, sigma bits each, end to end (csr5_pack_bit_flags; host views: null)
-    T* carry;                         ///< device views: full_tiles scratch values for the carries (host views: null)
+    const std::uint32_t*
+        bit_flag;  ///< device views: every lane's bit_flag, sigma bits each, end to end (csr5_pack_bit_flags; host views: null)
+    T* carry;  ///< device views: full_tiles scratch values for the carries (host views: null)
 };
 
 /// @brief Owning host CSR5 container. Data only: the kernels live in lab 06.
@@ -221,14 +224,22 @@ struct Csr5 {
     index_t full_tiles() const { return static_cast<index_t>(empty_offset_ptr.size()) - 1; }
     /// @brief Host view of the arrays (carry is null: the CPU SpMV keeps its own).
     Csr5View<T> view() const {
-        return {rows,           cols,
-                nnz(),          omega,
-                sigma,          full_tiles(),
-                tail_row_begin, tail_row_end,
-                row_ptr.data(), tile_ptr.data(),
-                tile_desc.data(), empty_offset_ptr.data(),
-                empty_offset.data(), col_idx.data(),
-                vals.data(),    nullptr,
+        return {rows,
+                cols,
+                nnz(),
+                omega,
+                sigma,
+                full_tiles(),
+                tail_row_begin,
+                tail_row_end,
+                row_ptr.data(),
+                tile_ptr.data(),
+                tile_desc.data(),
+                empty_offset_ptr.data(),
+                empty_offset.data(),
+                col_idx.data(),
+                vals.data(),
+                nullptr,
                 nullptr};
     }
 };

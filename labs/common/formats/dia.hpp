@@ -45,9 +45,9 @@ struct DiaView {
 
 /// @brief Limits that stop a DIA conversion before it exhausts memory.
 struct DiaLimits {
-    index_t pitch_multiple = 32;     ///< pitch is rounded up to this many elements (1: pitch = rows)
-    double max_fill = 3.0;           ///< refuse if stored slots > max_fill * nnz + floor_slots
-    count_t floor_slots = 1 << 16;   ///< so that tiny matrices are never refused
+    index_t pitch_multiple = 32;    ///< pitch is rounded up to this many elements (1: pitch = rows)
+    double max_fill = 3.0;          ///< refuse if stored slots > max_fill * nnz + floor_slots
+    count_t floor_slots = 1 << 16;  ///< so that tiny matrices are never refused
 };
 
 /// @brief Owning host DIA container.

@@ -34,10 +34,10 @@ Ell<T> Ell<T>::from_coo(const CooMatrix& A, const EllLimits& limits) {
     const double limit = limits.max_fill * static_cast<double>(A.nnz()) + static_cast<double>(limits.floor_slots);
     if (static_cast<double>(slots) > limit) {
         std::ostringstream msg;
-        msg << "ELL conversion refused: the longest row (row " << longest << ") has " << width
-            << " entries, so width " << width << " x pitch " << pitch << " = " << slots << " slots for " << A.nnz()
-            << " nonzeros (fill " << static_cast<double>(slots) / (A.nnz() ? A.nnz() : 1) << "), above the limit "
-            << limits.max_fill << " x nnz + " << limits.floor_slots << " = " << static_cast<count_t>(limit)
+        msg << "ELL conversion refused: the longest row (row " << longest << ") has " << width << " entries, so width "
+            << width << " x pitch " << pitch << " = " << slots << " slots for " << A.nnz() << " nonzeros (fill "
+            << static_cast<double>(slots) / (A.nnz() ? A.nnz() : 1) << "), above the limit " << limits.max_fill
+            << " x nnz + " << limits.floor_slots << " = " << static_cast<count_t>(limit)
             << ". ELL pads every row to the longest one; use HYB (ELL plus COO for the long rows) or CSR.";
         throw ConversionRefused(msg.str());
     }
@@ -48,7 +48,8 @@ template <class T>
 Ell<T> Ell<T>::first_entries_of_rows(const CooMatrix& A, index_t width, index_t pitch_multiple,
                                      std::vector<count_t>* left_out) {
     require_normalized(A, "Ell::first_entries_of_rows");
-    if (pitch_multiple < 1 || width < 0) throw Error("Ell::first_entries_of_rows: needs width >= 0 and pitch_multiple >= 1");
+    if (pitch_multiple < 1 || width < 0)
+        throw Error("Ell::first_entries_of_rows: needs width >= 0 and pitch_multiple >= 1");
     const count_t pitch = round_up(A.rows, pitch_multiple);
     check_index_range("ELL pitch", pitch);
     Ell<T> out;

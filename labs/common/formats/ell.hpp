@@ -30,19 +30,19 @@ namespace kit {
 /// @brief Non-owning view of an ELL matrix, as kernels take it.
 template <class T>
 struct EllView {
-    index_t rows;             ///< number of rows
-    index_t cols;             ///< number of columns
-    index_t width;            ///< slots per row (the longest row)
-    index_t pitch;            ///< distance between slot k and slot k+1 of a row (>= rows)
-    const index_t* col_idx;   ///< col_idx[k * pitch + row]; -1 marks padding
-    const T* vals;            ///< vals[k * pitch + row]; 0 in padding
+    index_t rows;            ///< number of rows
+    index_t cols;            ///< number of columns
+    index_t width;           ///< slots per row (the longest row)
+    index_t pitch;           ///< distance between slot k and slot k+1 of a row (>= rows)
+    const index_t* col_idx;  ///< col_idx[k * pitch + row]; -1 marks padding
+    const T* vals;           ///< vals[k * pitch + row]; 0 in padding
 };
 
 /// @brief Limits that stop an ELL conversion before it exhausts memory.
 struct EllLimits {
-    index_t pitch_multiple = 32;     ///< pitch is rounded up to this many elements (1: pitch = rows)
-    double max_fill = 3.0;           ///< refuse if width * pitch > max_fill * nnz + floor_slots
-    count_t floor_slots = 1 << 16;   ///< so that tiny matrices are never refused
+    index_t pitch_multiple = 32;    ///< pitch is rounded up to this many elements (1: pitch = rows)
+    double max_fill = 3.0;          ///< refuse if width * pitch > max_fill * nnz + floor_slots
+    count_t floor_slots = 1 << 16;  ///< so that tiny matrices are never refused
 };
 
 /// @brief Owning host ELL container.

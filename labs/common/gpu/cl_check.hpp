@@ -25,8 +25,8 @@ const char* cl_error_name(cl_int code);
 /// @param code [in] result  @param call [in] call text  @param file [in] file  @param line [in] line
 inline void cl_check(cl_int code, const char* call, const char* file, int line) {
     if (code != CL_SUCCESS)
-        throw OpenCLError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                          cl_error_name(code) + " (" + std::to_string(code) + ")");
+        throw OpenCLError(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                          " failed: " + cl_error_name(code) + " (" + std::to_string(code) + ")");
 }
 
 }  // namespace kit

@@ -23,8 +23,8 @@ struct CudaError : Error {
 /// @param file [in] source file  @param line [in] source line
 inline void cuda_check(cudaError_t code, const char* call, const char* file, int line) {
     if (code != cudaSuccess)
-        throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                        cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")");
+        throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                        " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")");
 }
 
 }  // namespace kit

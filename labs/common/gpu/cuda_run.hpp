@@ -121,7 +121,8 @@ RunResult run_on_cuda(const std::vector<double>& x, const std::vector<double>& y
     RunResult out;
     out.y = to_double(dy.download());
     out.device = cuda_device_name();
-    time_cuda(opt, [&] { launch(static_cast<const T*>(dx.data()), dy.data()); }, out);
+    time_cuda(
+        opt, [&] { launch(static_cast<const T*>(dx.data()), dy.data()); }, out);
     KIT_CHECK_LAUNCH();
     return out;
 }

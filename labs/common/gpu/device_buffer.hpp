@@ -22,14 +22,19 @@ public:
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     /// @brief Takes over another buffer's memory. @param o [in,out] the source
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), n_(o.n_) { o.ptr_ = nullptr; o.n_ = 0; }
+    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), n_(o.n_) {
+        o.ptr_ = nullptr;
+        o.n_ = 0;
+    }
     /// @brief Takes over another buffer's memory. @param o [in,out] the source
     DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
         std::swap(ptr_, o.ptr_);
         std::swap(n_, o.n_);
         return *this;
     }
-    ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
+    ~DeviceBuffer() {
+        if (ptr_) cudaFree(ptr_);
+    }
 
     /// @brief Frees and allocates n elements. @param n [in] element count
     void allocate(std::size_t n) {

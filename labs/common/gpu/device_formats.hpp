@@ -20,11 +20,11 @@ namespace kit {
 /// @brief CSR arrays in GPU memory.
 template <class T>
 struct DeviceCsr {
-    index_t rows = 0;                   ///< number of rows
-    index_t cols = 0;                   ///< number of columns
-    DeviceBuffer<index_t> row_ptr;      ///< rows+1 offsets
-    DeviceBuffer<index_t> col_idx;      ///< column per entry
-    DeviceBuffer<T> vals;               ///< value per entry
+    index_t rows = 0;               ///< number of rows
+    index_t cols = 0;               ///< number of columns
+    DeviceBuffer<index_t> row_ptr;  ///< rows+1 offsets
+    DeviceBuffer<index_t> col_idx;  ///< column per entry
+    DeviceBuffer<T> vals;           ///< value per entry
     /// @brief Uploads a host CSR. @param h [in] host matrix
     explicit DeviceCsr(const Csr<T>& h)
         : rows(h.rows), cols(h.cols), row_ptr(h.row_ptr), col_idx(h.col_idx), vals(h.vals) {}
@@ -63,10 +63,10 @@ struct DeviceCsrMerge {
 /// @brief A column-major dense matrix in GPU memory (lab 09's GEMV).
 template <class T>
 struct DeviceDense {
-    index_t rows = 0;        ///< rows
-    index_t cols = 0;        ///< columns
-    index_t lda = 0;         ///< leading dimension
-    DeviceBuffer<T> vals;    ///< lda * cols values
+    index_t rows = 0;      ///< rows
+    index_t cols = 0;      ///< columns
+    index_t lda = 0;       ///< leading dimension
+    DeviceBuffer<T> vals;  ///< lda * cols values
     /// @brief Uploads a host dense matrix. @param h [in] host matrix
     explicit DeviceDense(const Dense<T>& h) : rows(h.rows), cols(h.cols), lda(h.lda), vals(h.vals) {}
     /// @brief View with device pointers.
@@ -76,11 +76,11 @@ struct DeviceDense {
 /// @brief COO arrays in GPU memory.
 template <class T>
 struct DeviceCoo {
-    index_t rows = 0;                   ///< number of rows
-    index_t cols = 0;                   ///< number of columns
-    DeviceBuffer<index_t> row_idx;      ///< row per entry
-    DeviceBuffer<index_t> col_idx;      ///< column per entry
-    DeviceBuffer<T> vals;               ///< value per entry
+    index_t rows = 0;               ///< number of rows
+    index_t cols = 0;               ///< number of columns
+    DeviceBuffer<index_t> row_idx;  ///< row per entry
+    DeviceBuffer<index_t> col_idx;  ///< column per entry
+    DeviceBuffer<T> vals;           ///< value per entry
     /// @brief Uploads a host COO. @param h [in] host matrix
     explicit DeviceCoo(const Coo<T>& h)
         : rows(h.rows), cols(h.cols), row_idx(h.row_idx), col_idx(h.col_idx), vals(h.vals) {}
@@ -93,11 +93,11 @@ struct DeviceCoo {
 /// @brief DIA arrays in GPU memory.
 template <class T>
 struct DeviceDia {
-    index_t rows = 0;                ///< number of rows
-    index_t cols = 0;                ///< number of columns
-    index_t pitch = 0;               ///< slots per diagonal
-    DeviceBuffer<index_t> offsets;   ///< offset of each diagonal
-    DeviceBuffer<T> vals;            ///< vals[d * pitch + row], padding = 0
+    index_t rows = 0;               ///< number of rows
+    index_t cols = 0;               ///< number of columns
+    index_t pitch = 0;              ///< slots per diagonal
+    DeviceBuffer<index_t> offsets;  ///< offset of each diagonal
+    DeviceBuffer<T> vals;           ///< vals[d * pitch + row], padding = 0
     /// @brief Uploads a host DIA. @param h [in] host matrix
     explicit DeviceDia(const Dia<T>& h)
         : rows(h.rows), cols(h.cols), pitch(h.pitch), offsets(h.offsets), vals(h.vals) {}
@@ -110,12 +110,12 @@ struct DeviceDia {
 /// @brief ELL arrays in GPU memory.
 template <class T>
 struct DeviceEll {
-    index_t rows = 0;                ///< number of rows
-    index_t cols = 0;                ///< number of columns
-    index_t width = 0;               ///< slots per row
-    index_t pitch = 0;               ///< slots per ELL column
-    DeviceBuffer<index_t> col_idx;   ///< col_idx[k * pitch + row], -1 in padding
-    DeviceBuffer<T> vals;            ///< vals[k * pitch + row], 0 in padding
+    index_t rows = 0;               ///< number of rows
+    index_t cols = 0;               ///< number of columns
+    index_t width = 0;              ///< slots per row
+    index_t pitch = 0;              ///< slots per ELL column
+    DeviceBuffer<index_t> col_idx;  ///< col_idx[k * pitch + row], -1 in padding
+    DeviceBuffer<T> vals;           ///< vals[k * pitch + row], 0 in padding
     /// @brief Uploads a host ELL. @param h [in] host matrix
     explicit DeviceEll(const Ell<T>& h)
         : rows(h.rows), cols(h.cols), width(h.width), pitch(h.pitch), col_idx(h.col_idx), vals(h.vals) {}
@@ -144,7 +144,10 @@ struct DeviceBcsr {
     DeviceBuffer<T> partial;        ///< blocks*r partial sums, written by kernel 1 of the two-kernel scheme
     /// @brief Uploads a host BCSR and allocates the scratch. @param h [in] host matrix
     explicit DeviceBcsr(const Bcsr<T>& h)
-        : shape(h.view()), row_ptr(h.row_ptr), col_idx(h.col_idx), vals(h.vals),
+        : shape(h.view()),
+          row_ptr(h.row_ptr),
+          col_idx(h.col_idx),
+          vals(h.vals),
           partial(static_cast<std::size_t>(h.blocks()) * h.r) {}
     /// @brief View with device pointers.
     BcsrView<T> view() const {
@@ -163,19 +166,25 @@ struct DeviceBcsr {
 /// bit_flags of its lanes, so it reads one bit per entry instead of 8 bytes a lane.
 template <class T>
 struct DeviceCsr5 {
-    Csr5View<T> shape;                        ///< sizes and parameters (host pointers: do not dereference)
-    DeviceBuffer<index_t> row_ptr;            ///< CSR row offsets
-    DeviceBuffer<index_t> empty_offset_ptr;   ///< per tile: start of its empty_offset list
-    DeviceBuffer<index_t> empty_offset;       ///< segment -> row offsets of tiles with empty rows
-    DeviceBuffer<index_t> col_idx;            ///< columns, transposed within each complete tile
-    DeviceBuffer<std::uint32_t> tile_ptr;     ///< first row of each tile, with the empty-rows flag
-    DeviceBuffer<std::uint32_t> bit_flag;     ///< every lane's bit_flag, sigma bits each, end to end
-    DeviceBuffer<T> vals;                     ///< values, in the same order as col_idx
-    DeviceBuffer<T> carry;                    ///< one carry per complete tile (scratch)
+    Csr5View<T> shape;                       ///< sizes and parameters (host pointers: do not dereference)
+    DeviceBuffer<index_t> row_ptr;           ///< CSR row offsets
+    DeviceBuffer<index_t> empty_offset_ptr;  ///< per tile: start of its empty_offset list
+    DeviceBuffer<index_t> empty_offset;      ///< segment -> row offsets of tiles with empty rows
+    DeviceBuffer<index_t> col_idx;           ///< columns, transposed within each complete tile
+    DeviceBuffer<std::uint32_t> tile_ptr;    ///< first row of each tile, with the empty-rows flag
+    DeviceBuffer<std::uint32_t> bit_flag;    ///< every lane's bit_flag, sigma bits each, end to end
+    DeviceBuffer<T> vals;                    ///< values, in the same order as col_idx
+    DeviceBuffer<T> carry;                   ///< one carry per complete tile (scratch)
     /// @brief Uploads a host CSR5 and allocates the carries. @param h [in] host matrix
     explicit DeviceCsr5(const Csr5<T>& h)
-        : shape(h.view()), row_ptr(h.row_ptr), empty_offset_ptr(h.empty_offset_ptr), empty_offset(h.empty_offset),
-          col_idx(h.col_idx), tile_ptr(h.tile_ptr), bit_flag(csr5_pack_bit_flags(h.tile_desc, h.sigma)), vals(h.vals),
+        : shape(h.view()),
+          row_ptr(h.row_ptr),
+          empty_offset_ptr(h.empty_offset_ptr),
+          empty_offset(h.empty_offset),
+          col_idx(h.col_idx),
+          tile_ptr(h.tile_ptr),
+          bit_flag(csr5_pack_bit_flags(h.tile_desc, h.sigma)),
+          vals(h.vals),
           carry(static_cast<std::size_t>(h.full_tiles())) {}
     /// @brief View with device pointers; the SpMV overwrites the carry scratch on every call
     /// (so the view is taken from a non-const matrix). tile_desc is null: use bit_flag.

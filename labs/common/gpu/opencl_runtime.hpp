@@ -93,7 +93,9 @@ public:
     template <class T>
     std::vector<T> read(std::size_t n) const {
         std::vector<T> host(n);
-        if (n) CL_CHECK(clEnqueueReadBuffer(runtime().queue(), mem_, CL_TRUE, 0, n * sizeof(T), host.data(), 0, nullptr, nullptr));
+        if (n)
+            CL_CHECK(clEnqueueReadBuffer(runtime().queue(), mem_, CL_TRUE, 0, n * sizeof(T), host.data(), 0, nullptr,
+                                         nullptr));
         return host;
     }
 
@@ -108,8 +110,10 @@ void set_args(cl_kernel k, const Args&... args) {
     cl_uint index = 0;
     auto set_one = [&](const auto& a) {
         using A = std::decay_t<decltype(a)>;
-        if constexpr (std::is_same_v<A, Buffer>) CL_CHECK(clSetKernelArg(k, index++, sizeof(cl_mem), &a.mem()));
-        else CL_CHECK(clSetKernelArg(k, index++, sizeof(A), &a));
+        if constexpr (std::is_same_v<A, Buffer>)
+            CL_CHECK(clSetKernelArg(k, index++, sizeof(cl_mem), &a.mem()));
+        else
+            CL_CHECK(clSetKernelArg(k, index++, sizeof(A), &a));
     };
     (set_one(args), ...);
 }

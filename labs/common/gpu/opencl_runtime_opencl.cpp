@@ -12,21 +12,35 @@ namespace kit {
 
 const char* cl_error_name(cl_int code) {
     switch (code) {
-#define KIT_CL_ERR(e) case e: return #e;
-        KIT_CL_ERR(CL_DEVICE_NOT_FOUND) KIT_CL_ERR(CL_DEVICE_NOT_AVAILABLE) KIT_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
-        KIT_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE) KIT_CL_ERR(CL_OUT_OF_RESOURCES) KIT_CL_ERR(CL_OUT_OF_HOST_MEMORY)
-        KIT_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE) KIT_CL_ERR(CL_BUILD_PROGRAM_FAILURE) KIT_CL_ERR(CL_INVALID_VALUE)
-        KIT_CL_ERR(CL_INVALID_PLATFORM) KIT_CL_ERR(CL_INVALID_DEVICE) KIT_CL_ERR(CL_INVALID_CONTEXT)
-        KIT_CL_ERR(CL_INVALID_COMMAND_QUEUE) KIT_CL_ERR(CL_INVALID_MEM_OBJECT) KIT_CL_ERR(CL_INVALID_IMAGE_SIZE)
-        KIT_CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED) KIT_CL_ERR(CL_INVALID_BUILD_OPTIONS) KIT_CL_ERR(CL_INVALID_PROGRAM)
-        KIT_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE) KIT_CL_ERR(CL_INVALID_KERNEL_NAME) KIT_CL_ERR(CL_INVALID_KERNEL)
-        KIT_CL_ERR(CL_INVALID_ARG_INDEX) KIT_CL_ERR(CL_INVALID_ARG_VALUE) KIT_CL_ERR(CL_INVALID_ARG_SIZE)
-        KIT_CL_ERR(CL_INVALID_KERNEL_ARGS) KIT_CL_ERR(CL_INVALID_WORK_DIMENSION) KIT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
-        KIT_CL_ERR(CL_INVALID_WORK_ITEM_SIZE) KIT_CL_ERR(CL_INVALID_GLOBAL_OFFSET) KIT_CL_ERR(CL_INVALID_EVENT)
-        KIT_CL_ERR(CL_INVALID_BUFFER_SIZE) KIT_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
+#define KIT_CL_ERR(e) \
+    case e:           \
+        return #e;
+        KIT_CL_ERR(CL_DEVICE_NOT_FOUND)
+        KIT_CL_ERR(CL_DEVICE_NOT_AVAILABLE) KIT_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
+            KIT_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE) KIT_CL_ERR(CL_OUT_OF_RESOURCES)
+                KIT_CL_ERR(CL_OUT_OF_HOST_MEMORY) KIT_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
+                    KIT_CL_ERR(CL_BUILD_PROGRAM_FAILURE) KIT_CL_ERR(CL_INVALID_VALUE) KIT_CL_ERR(CL_INVALID_PLATFORM)
+                        KIT_CL_ERR(CL_INVALID_DEVICE) KIT_CL_ERR(CL_INVALID_CONTEXT)
+                            KIT_CL_ERR(CL_INVALID_COMMAND_QUEUE) KIT_CL_ERR(CL_INVALID_MEM_OBJECT)
+                                KIT_CL_ERR(CL_INVALID_IMAGE_SIZE) KIT_CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED)
+                                    KIT_CL_ERR(CL_INVALID_BUILD_OPTIONS) KIT_CL_ERR(CL_INVALID_PROGRAM)
+                                        KIT_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE) KIT_CL_ERR(CL_INVALID_KERNEL_NAME)
+                                            KIT_CL_ERR(CL_INVALID_KERNEL) KIT_CL_ERR(CL_INVALID_ARG_INDEX)
+                                                KIT_CL_ERR(CL_INVALID_ARG_VALUE) KIT_CL_ERR(CL_INVALID_ARG_SIZE)
+                                                    KIT_CL_ERR(CL_INVALID_KERNEL_ARGS)
+                                                        KIT_CL_ERR(CL_INVALID_WORK_DIMENSION)
+                                                            KIT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
+                                                                KIT_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
+                                                                    KIT_CL_ERR(CL_INVALID_GLOBAL_OFFSET)
+                                                                        KIT_CL_ERR(CL_INVALID_EVENT)
+                                                                            KIT_CL_ERR(CL_INVALID_BUFFER_SIZE)
+                                                                                KIT_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
 #undef KIT_CL_ERR
-        case -1001: return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform registered: install pocl-opencl-icd or set OCL_ICD_VENDORS)";
-        default: return "CL error";
+                                                                                    case -1001
+            : return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform registered: install pocl-opencl-icd or set "
+                     "OCL_ICD_VENDORS)";
+        default:
+            return "CL error";
     }
 }
 
@@ -52,7 +66,8 @@ std::vector<cl_platform_id> platforms() {
     const cl_int code = clGetPlatformIDs(0, nullptr, &n);
     if (code != CL_SUCCESS || n == 0)
         throw BackendUnavailable(std::string("no OpenCL platform found (") + cl_error_name(code) +
-                                 "); install pocl-opencl-icd (make deps), or point OCL_ICD_VENDORS at a folder holding your vendor's .icd file");
+                                 "); install pocl-opencl-icd (make deps), or point OCL_ICD_VENDORS at a folder holding "
+                                 "your vendor's .icd file");
     std::vector<cl_platform_id> ids(n);
     CL_CHECK(clGetPlatformIDs(n, ids.data(), nullptr));
     return ids;
@@ -167,7 +182,8 @@ Runtime& runtime() {
 
 std::string precision_options(Precision p) {
     if (p == Precision::f32) return "-DREAL=float";
-    if (!runtime().device().fp64) throw BackendUnavailable("OpenCL device " + runtime().device().name + " has no double precision (cl_khr_fp64)");
+    if (!runtime().device().fp64)
+        throw BackendUnavailable("OpenCL device " + runtime().device().name + " has no double precision (cl_khr_fp64)");
     return "-DREAL=double -DKIT_FP64=1";
 }
 

@@ -116,8 +116,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<ByteSource> open_decoder(const char* head, std::size_t have, ByteSource& src,
-                                         const std::string& name, std::string& compression) {
+std::unique_ptr<ByteSource> open_decoder(const char* head, std::size_t have, ByteSource& src, const std::string& name,
+                                         std::string& compression) {
     const auto starts = [&](const char* magic, std::size_t n) { return have >= n && std::memcmp(head, magic, n) == 0; };
     compression = "none";
     if (starts("\x1f\x8b", 2)) {
@@ -125,8 +125,9 @@ std::unique_ptr<ByteSource> open_decoder(const char* head, std::size_t have, Byt
         compression = "gzip";
         return std::make_unique<GzipSource>(src);
 #else
-        throw InputError(name, 1, "gzip-compressed input, but this build has no zlib: install zlib1g-dev and "
-                                  "rebuild (make deps; make), or decompress it first (gunzip -k FILE)");
+        throw InputError(name, 1,
+                         "gzip-compressed input, but this build has no zlib: install zlib1g-dev and "
+                         "rebuild (make deps; make), or decompress it first (gunzip -k FILE)");
 #endif
     }
     if (starts("BZh", 3) && have >= 4 && head[3] >= '1' && head[3] <= '9') {
@@ -134,12 +135,17 @@ std::unique_ptr<ByteSource> open_decoder(const char* head, std::size_t have, Byt
         compression = "bzip2";
         return std::make_unique<Bzip2Source>(src);
 #else
-        throw InputError(name, 1, "bzip2-compressed input, but this build has no libbz2: install libbz2-dev and "
-                                  "rebuild (make deps; make), or decompress it first (bunzip2 -k FILE)");
+        throw InputError(name, 1,
+                         "bzip2-compressed input, but this build has no libbz2: install libbz2-dev and "
+                         "rebuild (make deps; make), or decompress it first (bunzip2 -k FILE)");
 #endif
     }
-    if (starts("\xfd" "7zXZ", 6)) throw InputError(name, 1, "xz-compressed input: decompress it first (xz -dk FILE)");
-    if (starts("\x28\xb5\x2f\xfd", 4)) throw InputError(name, 1, "zstd-compressed input: decompress it first (zstd -d FILE)");
+    if (starts("\xfd"
+               "7zXZ",
+               6))
+        throw InputError(name, 1, "xz-compressed input: decompress it first (xz -dk FILE)");
+    if (starts("\x28\xb5\x2f\xfd", 4))
+        throw InputError(name, 1, "zstd-compressed input: decompress it first (zstd -d FILE)");
     return nullptr;
 }
 

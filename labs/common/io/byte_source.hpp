@@ -105,8 +105,8 @@ private:
 /// is set to "gzip", "bzip2" or "none". Throws InputError for a format it cannot read.
 /// @param head [in] first bytes  @param have [in] their count  @param src [in] the bytes
 /// @param name [in] file name for messages  @param compression [out] what was recognised
-std::unique_ptr<ByteSource> open_decoder(const char* head, std::size_t have, ByteSource& src,
-                                         const std::string& name, std::string& compression);
+std::unique_ptr<ByteSource> open_decoder(const char* head, std::size_t have, ByteSource& src, const std::string& name,
+                                         std::string& compression);
 
 }  // namespace detail
 }  // namespace kit

@@ -32,7 +32,8 @@ void require_entries(double entries, const std::string& what) {
     constexpr double limit = std::numeric_limits<index_t>::max();
     char figures[160];
     if (entries > limit) {
-        std::snprintf(figures, sizeof figures, "%.3g entries, more than the kit's 32-bit limit of %.0f", entries, limit);
+        std::snprintf(figures, sizeof figures, "%.3g entries, more than the kit's 32-bit limit of %.0f", entries,
+                      limit);
         throw Error("generator: " + what + " would have " + figures + "; choose smaller sizes");
     }
     const double need = entries * static_cast<double>(kBytesPerEntryPeak);
@@ -43,6 +44,16 @@ void require_entries(double entries, const std::string& what) {
         throw Error("generator: " + what + " would have " + figures +
                     " this process may use (machine memory, cgroup and ulimit); choose smaller sizes");
     }
+}
+
+/// Stateless pseudo-random value in [-1, 1] for entry `i` (splitmix64 of seed and i): a
+/// generator that calls it fills its values in one pass, with no shared engine.
+double hashed_value(std::uint64_t seed, std::uint64_t i) {
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (i + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
 
 }  // namespace
@@ -132,10 +143,10 @@ CooMatrix generate_stencil3d(int n, int points) {
 
 CooMatrix generate_band(int n, int diagonals, int spacing) {
     require(n >= 1 && diagonals >= 1 && spacing >= 1, "band needs n, diagonals and spacing >= 1");
-    require(diagonals <= 2 * n - 1, "band of " + std::to_string(n) + " rows holds at most " + std::to_string(2 * n - 1) +
-                                        " diagonals, got " + std::to_string(diagonals));
-    require_entries(static_cast<double>(n) * diagonals, "band of " + std::to_string(n) + " rows and " +
-                                                            std::to_string(diagonals) + " diagonals");
+    require(diagonals <= 2 * n - 1, "band of " + std::to_string(n) + " rows holds at most " +
+                                        std::to_string(2 * n - 1) + " diagonals, got " + std::to_string(diagonals));
+    require_entries(static_cast<double>(n) * diagonals,
+                    "band of " + std::to_string(n) + " rows and " + std::to_string(diagonals) + " diagonals");
     CooMatrix A;
     A.rows = A.cols = n;
     const count_t first = -(diagonals / 2), last = diagonals - diagonals / 2 - 1;  // in units of spacing
@@ -151,8 +162,9 @@ CooMatrix generate_radius_grid(int nx, int ny, int radius) {
     require(nx >= 1 && ny >= 1 && radius >= 0 && static_cast<count_t>(nx) * ny <= (count_t{1} << 28),
             "radius grid needs nx, ny >= 1, radius >= 0 and nx*ny <= 2^28");
     // about pi r^2 + 2 pi r + 1 neighbours inside the disc (Gauss circle problem), fewer at the edges
-    require_entries(static_cast<double>(nx) * ny * (3.15 * radius * radius + 6.3 * radius + 1),
-                    "radius grid " + std::to_string(nx) + " x " + std::to_string(ny) + ", radius " + std::to_string(radius));
+    require_entries(
+        static_cast<double>(nx) * ny * (3.15 * radius * radius + 6.3 * radius + 1),
+        "radius grid " + std::to_string(nx) + " x " + std::to_string(ny) + ", radius " + std::to_string(radius));
     CooMatrix A;
     A.rows = A.cols = nx * ny;
     for (int y = 0; y < ny; ++y)
@@ -171,7 +183,8 @@ CooMatrix generate_radius_grid(int nx, int ny, int radius) {
 }
 
 CooMatrix generate_power_law(int n, int max_len, double exponent, std::uint64_t seed) {
-    require(n >= 1 && max_len >= 1 && max_len <= n && exponent > 0, "power-law needs n >= 1, 1 <= max_len <= n, exponent > 0");
+    require(n >= 1 && max_len >= 1 && max_len <= n && exponent > 0,
+            "power-law needs n >= 1, 1 <= max_len <= n, exponent > 0");
     double entries = 0;  // exact: row lengths depend only on the ranks, which are 1..n in some order
     for (int i = 0; i < n; ++i) entries += std::max(1, static_cast<int>(max_len / std::pow(i + 1.0, exponent)));
     require_entries(entries, "power-law with n = " + std::to_string(n));
@@ -192,7 +205,8 @@ CooMatrix generate_power_law(int n, int max_len, double exponent, std::uint64_t 
 }
 
 CooMatrix generate_dense_rows(int n, int row_len, int dense_rows, std::uint64_t seed) {
-    require(n >= 1 && row_len >= 1 && dense_rows >= 0 && dense_rows <= n, "dense-rows needs n >= 1, row_len >= 1, 0 <= dense_rows <= n");
+    require(n >= 1 && row_len >= 1 && dense_rows >= 0 && dense_rows <= n,
+            "dense-rows needs n >= 1, row_len >= 1, 0 <= dense_rows <= n");
     require_entries(static_cast<double>(n - dense_rows) * row_len + static_cast<double>(dense_rows) * n,
                     "dense-rows with n = " + std::to_string(n));
     std::mt19937_64 rng(seed);
@@ -216,9 +230,9 @@ CooMatrix generate_dense_rows(int n, int row_len, int dense_rows, std::uint64_t 
 CooMatrix generate_random(int rows, int cols, int per_row, std::uint64_t seed) {
     require(rows >= 0 && cols >= 0 && per_row >= 0, "random needs non-negative sizes");
     if (cols > 0)  // row lengths are uniform on 0..2*per_row: rows * per_row entries on average
-        require_entries(static_cast<double>(rows) * per_row,
-                        "random " + std::to_string(rows) + " x " + std::to_string(cols) + " with " +
-                            std::to_string(per_row) + " per row");
+        require_entries(static_cast<double>(rows) * per_row, "random " + std::to_string(rows) + " x " +
+                                                                 std::to_string(cols) + " with " +
+                                                                 std::to_string(per_row) + " per row");
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> value(-1.0, 1.0);
     CooMatrix A;
@@ -245,6 +259,21 @@ CooMatrix example4x4() {
     return A;
 }
 
+CooMatrix generate_dense(index_t rows, index_t cols, std::uint64_t seed) {
+    require(rows >= 1 && cols >= 1, "dense needs at least 1 row and 1 column");
+    require_entries(static_cast<double>(rows) * cols, "dense " + std::to_string(rows) + " x " + std::to_string(cols));
+    CooMatrix A;
+    A.rows = rows;
+    A.cols = cols;
+    const std::size_t entries = static_cast<std::size_t>(rows) * cols;
+    A.row_idx.reserve(entries);
+    A.col_idx.reserve(entries);
+    A.vals.reserve(entries);
+    for (index_t i = 0; i < rows; ++i)
+        for (index_t j = 0; j < cols; ++j) A.add(i, j, hashed_value(seed, A.vals.size()));
+    return A;
+}
+
 void randomize_values(CooMatrix& A, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> value(-1.0, 1.0);
@@ -255,7 +284,8 @@ RandomXY random_xy(index_t cols, index_t rows, std::uint64_t seed) {
     require(cols >= 0 && rows >= 0, "random_xy needs non-negative lengths");
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
-    RandomXY v{std::vector<double>(static_cast<std::size_t>(cols)), std::vector<double>(static_cast<std::size_t>(rows))};
+    RandomXY v{std::vector<double>(static_cast<std::size_t>(cols)),
+               std::vector<double>(static_cast<std::size_t>(rows))};
     for (double& e : v.x) e = u(rng);
     for (double& e : v.y) e = u(rng);
     return v;

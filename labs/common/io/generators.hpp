@@ -1,5 +1,6 @@
 /// @file generators.hpp
-/// @brief Matrices the kit generates itself: rdb (Brusselator), stencils, bands, power-law, dense rows.
+/// @brief Matrices the kit generates itself: rdb (Brusselator), stencils, bands, power-law, dense rows,
+/// dense; and the random vectors of a problem.
 ///
 /// Every generator is deterministic: the same arguments give the same file, byte for byte.
 #pragma once
@@ -14,10 +15,10 @@ namespace kit {
 
 /// @brief Parameters of the Brusselator Jacobian behind SuiteSparse's Bai/rdb* matrices.
 struct RdbParams {
-    int m = 15;           ///< interior grid points per side (rdb450: m = 15, n = 2*m*m)
-    double c = 0.016;     ///< diffusion scale: tau1 = c*(m+1)^2, tau2 = 2*tau1
-    double alpha = 2.0;   ///< Brusselator alpha
-    double beta = 5.45;   ///< Brusselator beta
+    int m = 15;          ///< interior grid points per side (rdb450: m = 15, n = 2*m*m)
+    double c = 0.016;    ///< diffusion scale: tau1 = c*(m+1)^2, tau2 = 2*tau1
+    double alpha = 2.0;  ///< Brusselator alpha
+    double beta = 5.45;  ///< Brusselator beta
 };
 
 /// @brief The reaction-diffusion Brusselator Jacobian (Bai/rdb family).
@@ -88,6 +89,14 @@ CooMatrix generate_dense_rows(int n, int row_len, int dense_rows, std::uint64_t 
 /// @param per_row [in] mean entries per row (exact count varies 0..2*per_row)
 /// @param seed    [in] random seed
 CooMatrix generate_random(int rows, int cols, int per_row, std::uint64_t seed);
+
+/// @brief Fully dense rows x cols matrix with pseudo-random values in [-1, 1], in row-major
+/// order (already normalized): the dense problems of lab 09, its tests and the benchmarks.
+///
+/// Each value is a hash of `seed` and its position, so the matrix is built in one pass.
+/// @param rows [in] rows (at least 1)  @param cols [in] columns (at least 1)
+/// @param seed [in] random seed of the values
+CooMatrix generate_dense(index_t rows, index_t cols, std::uint64_t seed);
 
 /// @brief The kit's 4x4 example: [[1,7,0,0],[0,2,8,0],[5,0,3,9],[0,6,0,4]].
 CooMatrix example4x4();

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -63,12 +64,15 @@ public:
         }
     }
 
-    /// Next line that is neither blank nor a comment (`%`, possibly after blanks).
+    /// Next line that is neither blank nor a comment (`%`, possibly after blanks). The blank
+    /// and comment lines already in the buffer are skipped in bulk, a byte or a memchr at a
+    /// time, without making a line of each: they read as fast as entries.
     bool next_content(std::string_view& line) {
         while (next(line)) {
             std::size_t k = 0;
             while (k < line.size() && is_blank_char(line[k])) ++k;
             if (k < line.size() && line[k] != '%') return true;
+            skip_blank_and_comment_lines();  // only after a blank or comment line: entries pay nothing
         }
         return false;
     }
@@ -79,6 +83,39 @@ public:
     long long line() const { return line_no_; }
 
 private:
+    /// Consumes the whole blank and comment lines at the start of the buffer. Stops at a
+    /// content line, at a line the buffer does not hold to its end, or at one longer than the
+    /// cap: next() then reads it as usual (and refuses an overlong one with its number).
+    void skip_blank_and_comment_lines() {
+        const char* const base = buf_.data();
+        std::size_t p = begin_;
+        while (p < end_) {
+            const char c = base[p];
+            if (c == '\n') {
+                if (p - begin_ > max_line_) return;
+                ++line_no_;
+                ++p;
+                std::uint64_t eight = 0;  // a run of empty lines, 8 at a time
+                while (end_ - p >= 8 && (std::memcpy(&eight, base + p, 8), eight == 0x0a0a0a0a0a0a0a0aULL)) {
+                    line_no_ += 8;
+                    p += 8;
+                }
+                begin_ = p;
+            } else if (is_blank_char(c)) {
+                ++p;
+            } else if (c == '%') {
+                const void* nl = std::memchr(base + p, '\n', end_ - p);
+                if (!nl) return;
+                const auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - base);
+                if (stop - begin_ > max_line_) return;
+                ++line_no_;
+                begin_ = p = stop + 1;
+            } else {
+                return;
+            }
+        }
+    }
+
     bool take(std::string_view& line, std::size_t stop, std::size_t next_begin) {
         ++line_no_;
         std::size_t len = stop - begin_;
@@ -161,8 +198,8 @@ inline double parse_value(const LineReader& r, std::string_view tok, bool intege
 inline index_t parse_index(const LineReader& r, std::string_view tok, const char* what, index_t limit) {
     const count_t v = parse_count(r, tok, what);
     if (v < 1 || v > limit)
-        r.fail(std::string(what) + " " + std::string(tok.substr(0, 40)) + " is out of range 1.." + std::to_string(limit) +
-               " (Matrix Market indices are 1-based)");
+        r.fail(std::string(what) + " " + std::string(tok.substr(0, 40)) + " is out of range 1.." +
+               std::to_string(limit) + " (Matrix Market indices are 1-based)");
     return static_cast<index_t>(v - 1);
 }
 

@@ -1,7 +1,6 @@
 #include "io/matrix_market.hpp"
 
 #include <fcntl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +18,6 @@
 #include <sstream>
 #include <string_view>
 
-
 #include "core/kit_error.hpp"
 
 #include "io/byte_source.hpp"
@@ -30,27 +28,23 @@ namespace {
 
 using detail::ByteSource;
 using detail::FdSource;
+using detail::is_blank_char;
 using detail::LineReader;
 using detail::MemorySource;
-using detail::PrefixedSource;
-using detail::SourceError;
-using detail::StreamSource;
 using detail::parse_count;
 using detail::parse_index;
 using detail::parse_value;
+using detail::PrefixedSource;
 using detail::quoted;
-using detail::is_blank_char;
+using detail::SourceError;
 using detail::split_fields;
+using detail::StreamSource;
 
 // Without a file size to go by (pipes, compressed input), reserve at most this many
 // entries in advance: a 10^15-entry header must not reserve 10^15 entries.
 constexpr count_t kMaxBlindReserve = count_t{1} << 20;
 
-std::string gib(double bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    return buf;
-}
+std::string gib(double bytes) { return format_bytes(bytes); }
 
 // ------------------------------------------------------------------ header
 
@@ -77,27 +71,28 @@ Header parse_banner(LineReader& r) {
     if (n == 0 || lower(tok[0]) != "%%matrixmarket")
         r.fail("bad banner: the first line must start with '%%MatrixMarket'");
     if (n != 5)
-        r.fail("bad banner: expected '%%MatrixMarket matrix <storage> <field> <symmetry>', found " +
-               std::to_string(n) + " words");
+        r.fail("bad banner: expected '%%MatrixMarket matrix <storage> <field> <symmetry>', found " + std::to_string(n) +
+               " words");
     if (lower(tok[1]) != "matrix") r.fail("bad banner: object " + quoted(tok[1]) + " is not 'matrix'");
     Header h{lower(tok[2]), lower(tok[3]), lower(tok[4])};
     if (h.storage != "coordinate" && h.storage != "array")
         r.fail("bad banner: storage " + quoted(tok[2]) + " must be 'coordinate' or 'array'");
-    if (h.field == "complex")
-        r.fail("complex matrices are not supported: the kit's kernels are real-valued");
+    if (h.field == "complex") r.fail("complex matrices are not supported: the kit's kernels are real-valued");
     if (h.field != "real" && h.field != "integer" && h.field != "pattern")
         r.fail("bad banner: field " + quoted(tok[3]) + " must be real, integer or pattern");
-    if (h.symmetry == "hermitian")
-        r.fail("hermitian matrices are not supported: the kit's kernels are real-valued");
+    if (h.symmetry == "hermitian") r.fail("hermitian matrices are not supported: the kit's kernels are real-valued");
     if (h.symmetry != "general" && h.symmetry != "symmetric" && h.symmetry != "skew-symmetric")
         r.fail("bad banner: symmetry " + quoted(tok[4]) + " must be general, symmetric or skew-symmetric");
     if (h.storage == "array" && h.field == "pattern")
         r.fail("bad banner: 'array' storage cannot have a 'pattern' field");
     if (h.field == "pattern" && h.symmetry == "skew-symmetric")
-        r.fail("bad banner: 'pattern skew-symmetric' is not a valid combination (a pattern has no sign to "
-               "mirror); declare the field 'integer' or 'real' and give the values");
+        r.fail(
+            "bad banner: 'pattern skew-symmetric' is not a valid combination (a pattern has no sign to "
+            "mirror); declare the field 'integer' or 'real' and give the values");
     h.f = h.field == "real" ? Field::real : h.field == "integer" ? Field::integer : Field::pattern;
-    h.s = h.symmetry == "general" ? Symmetry::general : h.symmetry == "symmetric" ? Symmetry::symmetric : Symmetry::skew;
+    h.s = h.symmetry == "general"     ? Symmetry::general
+          : h.symmetry == "symmetric" ? Symmetry::symmetric
+                                      : Symmetry::skew;
     return h;
 }
 
@@ -148,8 +143,8 @@ private:
         if (static_cast<count_t>(A_.vals.size()) >= max_entries_)
             r_.fail("the entries read so far (" + std::to_string(A_.vals.size()) + ") need " +
                     gib(static_cast<double>(A_.vals.size()) * kBytesPerEntryPeak) +
-                    " to read and sort, the memory this process may use; run on a machine with more memory, "
-                    "or raise 'ulimit -v'");
+                    " to read and sort, the memory this process may use " + budget_source() +
+                    "; run on a machine with more memory, or raise the limit (--max-memory, ulimit -v)");
         A_.row_idx.push_back(i);
         A_.col_idx.push_back(j);
         A_.vals.push_back(v);
@@ -223,8 +218,8 @@ void read_coordinate(LineReader& r, EntrySink& sink, const CooMatrix& A, const H
         }
         const int n = split_fields(line, tok, 3);
         if (n != fields)
-            r.fail("expected " + std::to_string(fields) + " fields (row col" + (pattern ? "" : " value") +
-                   "), found " + std::to_string(n));
+            r.fail("expected " + std::to_string(fields) + " fields (row col" + (pattern ? "" : " value") + "), found " +
+                   std::to_string(n));
         const index_t i = parse_index(r, tok[0], "row index", A.rows);
         const index_t j = parse_index(r, tok[1], "column index", A.cols);
         const double v = pattern ? 1.0 : parse_value(r, tok[2], integer);
@@ -262,8 +257,8 @@ SizeLine parse_size_line(LineReader& r, const Header& h) {
     const int n = split_fields(line, tok, 3);
     const int want = coordinate ? 3 : 2;
     if (n != want)
-        r.fail(std::string("size line must have ") + (coordinate ? "3 numbers: rows cols nnz" : "2 numbers: rows cols") +
-               ", found " + std::to_string(n));
+        r.fail(std::string("size line must have ") +
+               (coordinate ? "3 numbers: rows cols nnz" : "2 numbers: rows cols") + ", found " + std::to_string(n));
     SizeLine z;
     z.rows = parse_count(r, tok[0], "row count");
     z.cols = parse_count(r, tok[1], "column count");
@@ -279,21 +274,25 @@ SizeLine parse_size_line(LineReader& r, const Header& h) {
     return z;
 }
 
-/// Every use of a matrix needs x and y; a size line whose vectors cannot fit is refused
-/// here, before the entries are read, rather than by an allocation failing later.
-void check_vectors_fit(const LineReader& r, const SizeLine& z, count_t budget) {
-    const double vector_bytes = 8.0 * (static_cast<double>(z.rows) + static_cast<double>(z.cols));
-    if (vector_bytes > static_cast<double>(budget))
-        r.fail("a " + std::to_string(z.rows) + " x " + std::to_string(z.cols) + " matrix needs " + gib(vector_bytes) +
-               " for its vectors x and y alone (8 bytes per row and per column), more than the " +
-               gib(static_cast<double>(budget)) +
-               " this process may use (machine memory, cgroup and ulimit); check the size line, or run on a "
-               "machine with more memory");
+/// What the caller will allocate per declared row and column (ReadOptions::row_bytes,
+/// col_bytes) must fit the budget: a size line that cannot is refused here, before the
+/// entries are read, rather than by an allocation failing later. (The entries' peak, while
+/// reading and sorting, comes before the caller's vectors, so each is checked on its own.)
+void check_declared_fits(const LineReader& r, const SizeLine& z, const ReadOptions& opt, count_t budget) {
+    const double bytes = opt.row_bytes * static_cast<double>(z.rows) + opt.col_bytes * static_cast<double>(z.cols);
+    if (bytes > static_cast<double>(budget)) {
+        char per[96];
+        std::snprintf(per, sizeof per, "%g bytes per row and %g per column", opt.row_bytes, opt.col_bytes);
+        r.fail(
+            "a " + std::to_string(z.rows) + " x " + std::to_string(z.cols) + " matrix needs " + gib(bytes) + " for " +
+            opt.row_use + " alone (" + per + "), more than the " + gib(static_cast<double>(budget)) +
+            " this process may use " + budget_source() +
+            "; check the size line, raise the limit (--max-memory, ulimit -v), or run on a machine with more memory");
+    }
 }
 
 /// Reads the entries after the size line into A, and refuses data past their end.
-void read_entries(LineReader& r, EntrySink& sink, CooMatrix& A, const Header& h, const SizeLine& z,
-                  count_t size_hint) {
+void read_entries(LineReader& r, EntrySink& sink, CooMatrix& A, const Header& h, const SizeLine& z, count_t size_hint) {
     const bool coordinate = h.storage == "coordinate";
     const count_t expansion = h.s == Symmetry::general ? 1 : 2;
     if (coordinate) {
@@ -330,7 +329,7 @@ CooMatrix read_lines(LineReader& r, MatrixMarketInfo* info, const ReadOptions& o
     const Header h = parse_banner(r);
     const SizeLine z = parse_size_line(r, h);
     const count_t budget = opt.memory_budget > 0 ? opt.memory_budget : memory_budget();
-    check_vectors_fit(r, z, budget);
+    check_declared_fits(r, z, opt, budget);
 
     CooMatrix A;
     A.rows = static_cast<index_t>(z.rows);
@@ -342,8 +341,10 @@ CooMatrix read_lines(LineReader& r, MatrixMarketInfo* info, const ReadOptions& o
     const count_t merged = A.normalize();
     constexpr count_t limit = std::numeric_limits<index_t>::max();
     if (A.nnz() > limit)
-        r.fail("the matrix holds " + std::to_string(A.nnz()) + " distinct entries, more than the kit's 32-bit index "
-               "limit " + std::to_string(limit) + "; split it, or use a tool with 64-bit indices");
+        r.fail("the matrix holds " + std::to_string(A.nnz()) +
+               " distinct entries, more than the kit's 32-bit index "
+               "limit " +
+               std::to_string(limit) + "; split it, or use a tool with 64-bit indices");
     if (info) *info = describe_file(r, sink, h, z, merged, compression);
     return A;
 }
@@ -380,33 +381,14 @@ std::string file_kind(mode_t m) {
 
 }  // namespace
 
-count_t memory_budget() {
-    double bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    if (!(bytes > 0)) bytes = 1e18;
-    for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
-        rlimit lim{};
-        if (getrlimit(resource, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY)
-            bytes = std::min(bytes, static_cast<double>(lim.rlim_cur));
-    }
-    // cgroup v2 limit: a Slurm job or a container sees the machine's memory but may use less
-    std::ifstream cg("/sys/fs/cgroup/memory.max");
-    std::string text;
-    if (cg >> text && text != "max") {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (end && *end == '\0' && v > 0) bytes = std::min(bytes, v);
-    }
-    return static_cast<count_t>(std::min(bytes, 9.0e18));
-}
-
 CooMatrix read_matrix_market(std::istream& in, const std::string& name, MatrixMarketInfo* info,
                              const ReadOptions& opt) {
     StreamSource src(in);
     return read_source(src, name, info, opt, 0);
 }
 
-CooMatrix read_matrix_market_bytes(const char* data, std::size_t size, const std::string& name,
-                                   MatrixMarketInfo* info, const ReadOptions& opt) {
+CooMatrix read_matrix_market_bytes(const char* data, std::size_t size, const std::string& name, MatrixMarketInfo* info,
+                                   const ReadOptions& opt) {
     MemorySource src(data, size);
     return read_source(src, name, info, opt, static_cast<count_t>(size));
 }
@@ -415,15 +397,17 @@ CooMatrix read_matrix_market(const std::string& path, MatrixMarketInfo* info, co
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         const int err = errno;
-        throw InputError(path, 0, std::string("cannot open file: ") + std::strerror(err) +
-                                      (err == ENOENT ? " (check the path; matrices live in matrices/)" : ""));
+        throw InputError(path, 0,
+                         std::string("cannot open file: ") + std::strerror(err) +
+                             (err == ENOENT ? " (check the path; matrices live in matrices/)" : ""));
     }
     FdSource src(fd);  // closes fd
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) != 0) throw InputError(path, 0, std::string("cannot stat file: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-        throw InputError(path, 0, "is " + file_kind(st.st_mode) +
-                                      ", not a Matrix Market file; give the path of a .mtx file (or a pipe)");
+        throw InputError(
+            path, 0,
+            "is " + file_kind(st.st_mode) + ", not a Matrix Market file; give the path of a .mtx file (or a pipe)");
 #ifdef POSIX_FADV_SEQUENTIAL
     if (S_ISREG(st.st_mode)) (void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif

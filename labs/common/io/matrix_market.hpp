@@ -29,9 +29,12 @@
 /// - **Lines** are at most ReadOptions::max_line bytes (the spec allows 1024 characters);
 ///   comment lines start with `%`, possibly after blanks; blank lines are skipped.
 /// - **Memory.** Reading needs memory in proportion to the entries the file holds, never
-///   to the declared sizes. A size line whose vectors x and y alone (8 bytes a row and a
-///   column) would exceed the memory this process may use is refused at once
-///   (see memory_budget()), and so is a file whose entries outgrow it while reading.
+///   to the declared sizes. What the caller will allocate per declared row and column
+///   (ReadOptions::row_bytes, col_bytes: x and y in double unless it says otherwise) is
+///   checked against the memory this process may use (memory_budget(), `--max-memory`) on
+///   the size line, so a 79-byte file declaring 30,000,000 x 30,000,000 is refused there with
+///   the figures, before anything is allocated; so is a file whose entries outgrow the
+///   budget while reading.
 /// - **Input kinds.** Regular files and pipes (FIFOs) are read; directories, devices and
 ///   sockets are refused with what they are.
 ///
@@ -46,17 +49,18 @@
 #include <vector>
 
 #include "formats/coo.hpp"
+#include "io/memory_budget.hpp"
 
 namespace kit {
 
 /// @brief What the banner and size line of a Matrix Market file said, and what reading it found.
 struct MatrixMarketInfo {
-    std::string storage;          ///< "coordinate" or "array"
-    std::string field;            ///< "real", "integer" or "pattern"
-    std::string symmetry;         ///< "general", "symmetric" or "skew-symmetric"
-    std::string compression;      ///< "none", "gzip" or "bzip2" (recognised from the content)
-    count_t entries_in_file = 0;  ///< entries listed in the file (before expansion)
-    count_t duplicates_summed = 0;///< entries merged into an earlier one
+    std::string storage;                ///< "coordinate" or "array"
+    std::string field;                  ///< "real", "integer" or "pattern"
+    std::string symmetry;               ///< "general", "symmetric" or "skew-symmetric"
+    std::string compression;            ///< "none", "gzip" or "bzip2" (recognised from the content)
+    count_t entries_in_file = 0;        ///< entries listed in the file (before expansion)
+    count_t duplicates_summed = 0;      ///< entries merged into an earlier one
     std::vector<std::string> warnings;  ///< `FILE:LINE: warning: ...` for readable files that break a convention
 };
 
@@ -65,15 +69,18 @@ struct ReadOptions {
     /// Bytes this process may use (0: memory_budget(), detected). Tests set it so that
     /// their outcome does not depend on the machine they run on.
     count_t memory_budget = 0;
+    /// Bytes the caller will allocate for each declared row and each declared column once the
+    /// matrix is read (its vectors, its oracle's figures), and what for (`row_use`, in the
+    /// message). A size line whose rows and columns need more than the budget is refused at
+    /// once. `spmv-kit info` sets both to 0: it allocates no vectors.
+    double row_bytes = 8;
+    double col_bytes = 8;                         ///< see row_bytes
+    std::string row_use = "its vectors x and y";  ///< see row_bytes
     /// Longest accepted line in bytes. The spec allows 1024 characters; the cap is far
     /// above that so that long comments pass, and stops a binary file or /dev/zero from
     /// being buffered whole.
     std::size_t max_line = std::size_t{1} << 20;
 };
-
-/// @brief Bytes this process may allocate: the smallest of the machine's memory, the
-///        cgroup limit (containers, Slurm jobs) and `ulimit -v` / `ulimit -d`.
-count_t memory_budget();
 
 /// @brief Bytes per stored entry that reading and normalizing may need at their peak: 16 for
 ///        the entry, 16 for the sort's buffer, and room for the growth of vectors whose final
@@ -86,16 +93,15 @@ constexpr count_t kBytesPerEntryPeak = 48;
 /// @param info [out] optional; receives the header details and any warnings
 /// @param opt  [in]  limits (memory budget, line length)
 /// @return the matrix, normalized (row-major, duplicates summed)
-CooMatrix read_matrix_market(const std::string& path, MatrixMarketInfo* info = nullptr,
-                             const ReadOptions& opt = {});
+CooMatrix read_matrix_market(const std::string& path, MatrixMarketInfo* info = nullptr, const ReadOptions& opt = {});
 
 /// @brief Reads Matrix Market data (plain, gzip or bzip2) from a stream.
 /// @param in   [in]  the stream
 /// @param name [in]  name used in error messages (normally the file name)
 /// @param info [out] optional; receives the header details and any warnings
 /// @param opt  [in]  limits (memory budget, line length)
-CooMatrix read_matrix_market(std::istream& in, const std::string& name,
-                             MatrixMarketInfo* info = nullptr, const ReadOptions& opt = {});
+CooMatrix read_matrix_market(std::istream& in, const std::string& name, MatrixMarketInfo* info = nullptr,
+                             const ReadOptions& opt = {});
 
 /// @brief Reads Matrix Market data (plain, gzip or bzip2) held in memory (the fuzz target's entry).
 /// @param data [in]  first byte

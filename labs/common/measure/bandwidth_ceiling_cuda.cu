@@ -68,22 +68,20 @@ BandwidthCeiling measure_cuda_ceiling(std::size_t bytes, int repeats) {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     // large enough to dwarf L2 (50-60 MB on H100/H200) many times over
-    const std::size_t n = bytes ? bytes : std::min<std::size_t>(std::size_t{1} << 30, free_bytes / 4) & ~std::size_t{0xfffff};
+    const std::size_t n =
+        bytes ? bytes : std::min<std::size_t>(std::size_t{1} << 30, free_bytes / 4) & ~std::size_t{0xfffff};
     const std::size_t words = n / sizeof(uint4);
     DeviceBuffer<uint4> src(words), dst(words);
     DeviceBuffer<unsigned> sink(1);
     CUDA_CHECK(cudaMemset(src.data(), 1, n));
     CUDA_CHECK(cudaMemset(dst.data(), 2, n));
     const unsigned grid = stream_grid();
-    const double read_ms = median(time_cuda_calls(repeats, 2, [&] {
-        kernel::read_stream<<<grid, 256>>>(src.data(), words, sink.data());
-    }));
-    const double copy_ms = median(time_cuda_calls(repeats, 2, [&] {
-        kernel::copy_stream<<<grid, 256>>>(src.data(), dst.data(), words);
-    }));
-    const double memcpy_ms = median(time_cuda_calls(repeats, 2, [&] {
-        CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), n, cudaMemcpyDeviceToDevice));
-    }));
+    const double read_ms = median(
+        time_cuda_calls(repeats, 2, [&] { kernel::read_stream<<<grid, 256>>>(src.data(), words, sink.data()); }));
+    const double copy_ms =
+        median(time_cuda_calls(repeats, 2, [&] { kernel::copy_stream<<<grid, 256>>>(src.data(), dst.data(), words); }));
+    const double memcpy_ms = median(time_cuda_calls(
+        repeats, 2, [&] { CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), n, cudaMemcpyDeviceToDevice)); }));
     KIT_CHECK_LAUNCH();
     BandwidthCeiling c;
     c.read_gbs = n / (read_ms * 1e6);

@@ -81,8 +81,8 @@ inline count_t bcsr_bytes(count_t rows, count_t cols, count_t blocks, count_t r,
 /// that the first kernel writes and the second reads back.
 /// @param rows [in] rows  @param cols [in] columns  @param blocks [in] stored blocks
 /// @param r [in] block rows  @param c [in] block columns  @param value_bytes [in] sizeof(T)
-inline count_t bcsr_two_kernel_bytes(count_t rows, count_t cols, count_t blocks, count_t r, count_t c,
-                                     count_t value_bytes) {
+inline count_t bcsr_2kernel_bytes(count_t rows, count_t cols, count_t blocks, count_t r, count_t c,
+                                  count_t value_bytes) {
     return bcsr_bytes(rows, cols, blocks, r, c, value_bytes) + 2 * blocks * r * value_bytes;
 }
 
@@ -164,11 +164,11 @@ count_t csr_merge_bytes_of(const Matrix& m, count_t tiles, count_t value_bytes) 
     return csr_merge_bytes(m.rows, m.cols, m.nnz(), tiles, value_bytes);
 }
 
-/// @brief Two-kernel BCSR bytes of a BCSR container (bcsr_two_kernel_bytes).
+/// @brief Two-kernel BCSR bytes of a BCSR container (bcsr_2kernel_bytes).
 /// @param m [in] matrix  @param value_bytes [in] sizeof(T)
 template <class Matrix>
-count_t bcsr_two_kernel_bytes_of(const Matrix& m, count_t value_bytes) {
-    return bcsr_two_kernel_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
+count_t bcsr_2kernel_bytes_of(const Matrix& m, count_t value_bytes) {
+    return bcsr_2kernel_bytes(m.rows, m.cols, m.blocks(), m.r, m.c, value_bytes);
 }
 
 /// @brief CSR5 bytes of a CSR5 container, its descriptors read `descriptor_bits` per lane.

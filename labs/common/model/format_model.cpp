@@ -23,13 +23,20 @@ double RowLengthPmf::p(index_t i) const {
 
 std::string to_string(ModelFormat f) {
     switch (f) {
-        case ModelFormat::coo: return "coo";
-        case ModelFormat::csr: return "csr";
-        case ModelFormat::ell: return "ell";
-        case ModelFormat::hyb: return "hyb";
-        case ModelFormat::dia: return "dia";
-        case ModelFormat::bcsr: return "bcsr";
-        case ModelFormat::dense: return "dense";
+        case ModelFormat::coo:
+            return "coo";
+        case ModelFormat::csr:
+            return "csr";
+        case ModelFormat::ell:
+            return "ell";
+        case ModelFormat::hyb:
+            return "hyb";
+        case ModelFormat::dia:
+            return "dia";
+        case ModelFormat::bcsr:
+            return "bcsr";
+        case ModelFormat::dense:
+            return "dense";
     }
     return "?";
 }
@@ -49,29 +56,52 @@ void set_param(DeviceParams& p, const std::string& key, const std::string& value
     std::string rest;
     if (!(in >> v) || (in >> rest) || !(v > 0))
         throw InputError(path, line, "'" + key + "' needs one positive number, got '" + value + "'");
-    if (key == "bandwidth_gbs") p.bandwidth_gbs = v;
-    else if (key == "transaction_bytes") p.transaction_bytes = v;
-    else if (key == "clock_ghz") p.clock_ghz = v;
-    else if (key == "sms") p.sms = static_cast<int>(v);
-    else if (key == "lanes_per_sm") p.lanes_per_sm = static_cast<int>(v);
-    else if (key == "warp") p.warp = static_cast<int>(v);
-    else if (key == "launch_us") p.launch_us = v;
-    else if (key == "step_ns") p.step_ns = v;
-    else if (key == "warp_step_ns") p.warp_step_ns = v;
-    else if (key == "row_ns") p.row_ns = v;
-    else if (key == "atomic_ns") p.atomic_ns = v;
-    else if (key == "sector_gbs") p.sector_gbs = v;
-    else if (key == "atomic_lanes_per_ns") p.atomic_lanes_per_ns = v;
-    else if (key == "narrow_gbs") p.narrow_gbs = v;
-    else if (key == "coo_gbs") p.coo_gbs = v;
-    else if (key == "line_bytes") p.line_bytes = v;
-    else if (key == "latency_ns") p.latency_ns = v;
-    else if (key == "l1_bytes") p.l1_bytes = v;
-    else if (key == "warps_per_sm") p.warps_per_sm = static_cast<int>(v);
-    else if (key == "gather_gbs") p.gather_gbs = v;
-    else if (key == "pcie_gbs") p.pcie_gbs = v;
-    else throw InputError(path, line, "unknown key '" + key + "'");
-    if (p.sms < 1 || p.lanes_per_sm < 1 || p.warp < 1 || p.warps_per_sm < 1) throw InputError(path, line, "'" + key + "' must be at least 1");
+    if (key == "bandwidth_gbs")
+        p.bandwidth_gbs = v;
+    else if (key == "transaction_bytes")
+        p.transaction_bytes = v;
+    else if (key == "clock_ghz")
+        p.clock_ghz = v;
+    else if (key == "sms")
+        p.sms = static_cast<int>(v);
+    else if (key == "lanes_per_sm")
+        p.lanes_per_sm = static_cast<int>(v);
+    else if (key == "warp")
+        p.warp = static_cast<int>(v);
+    else if (key == "launch_us")
+        p.launch_us = v;
+    else if (key == "step_ns")
+        p.step_ns = v;
+    else if (key == "warp_step_ns")
+        p.warp_step_ns = v;
+    else if (key == "row_ns")
+        p.row_ns = v;
+    else if (key == "atomic_ns")
+        p.atomic_ns = v;
+    else if (key == "sector_gbs")
+        p.sector_gbs = v;
+    else if (key == "atomic_lanes_per_ns")
+        p.atomic_lanes_per_ns = v;
+    else if (key == "narrow_gbs")
+        p.narrow_gbs = v;
+    else if (key == "coo_gbs")
+        p.coo_gbs = v;
+    else if (key == "line_bytes")
+        p.line_bytes = v;
+    else if (key == "latency_ns")
+        p.latency_ns = v;
+    else if (key == "l1_bytes")
+        p.l1_bytes = v;
+    else if (key == "warps_per_sm")
+        p.warps_per_sm = static_cast<int>(v);
+    else if (key == "gather_gbs")
+        p.gather_gbs = v;
+    else if (key == "pcie_gbs")
+        p.pcie_gbs = v;
+    else
+        throw InputError(path, line, "unknown key '" + key + "'");
+    if (p.sms < 1 || p.lanes_per_sm < 1 || p.warp < 1 || p.warps_per_sm < 1)
+        throw InputError(path, line, "'" + key + "' must be at least 1");
 }
 
 }  // namespace
@@ -100,11 +130,12 @@ void write_device_params(const std::string& path, const DeviceParams& p, const s
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
     out << "device " << p.device << "\nbandwidth_gbs " << p.bandwidth_gbs << "\ntransaction_bytes "
         << p.transaction_bytes << "\nclock_ghz " << p.clock_ghz << "\nsms " << p.sms << "\nlanes_per_sm "
-        << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns << "\nwarp_step_ns " << p.warp_step_ns
-        << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns << "\nsector_gbs " << p.sector_gbs
-        << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs " << p.narrow_gbs
-        << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nlatency_ns " << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm
-        << "\ngather_gbs " << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
+        << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns
+        << "\nwarp_step_ns " << p.warp_step_ns << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns
+        << "\nsector_gbs " << p.sector_gbs << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs "
+        << p.narrow_gbs << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nlatency_ns "
+        << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm << "\ngather_gbs "
+        << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
     if (!out) throw Error(path + ": write failed");
 }
 

@@ -23,10 +23,10 @@ namespace kit::model {
 
 /// @brief The row-length distribution of a matrix: rows_with[i] = b_i, the rows holding i entries.
 struct RowLengthPmf {
-    index_t rows = 0;                 ///< N
-    index_t cols = 0;                 ///< M (columns)
-    count_t nnz = 0;                  ///< entries, sum of i * b_i
-    std::vector<count_t> rows_with;   ///< b_0 .. b_longest (empty for a matrix with no rows)
+    index_t rows = 0;                ///< N
+    index_t cols = 0;                ///< M (columns)
+    count_t nnz = 0;                 ///< entries, sum of i * b_i
+    std::vector<count_t> rows_with;  ///< b_0 .. b_longest (empty for a matrix with no rows)
     /// @brief The longest row (the largest i with b_i > 0), 0 if there is none.
     index_t longest() const;
     /// @brief p_i = b_i / N, 0 outside 0..longest or when N = 0. @param i [in] row length
@@ -72,35 +72,35 @@ struct StorageInputs {
 /// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
-    double bandwidth_gbs = 3000;   ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
-    double transaction_bytes = 32; ///< RW: bytes of one DRAM transaction (a sector)
-    double clock_ghz = 1.98;       ///< F_S: SM clock, GHz
-    int sms = 132;                 ///< streaming multiprocessors
-    int lanes_per_sm = 64;         ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
-    int warp = 32;                 ///< W: threads per warp
-    double launch_us = 5.6;        ///< one kernel launch and its completion, microseconds
-    double step_ns = 89.0;         ///< one iteration of one thread's loop over its row (a load's latency)
-    double warp_step_ns = 221.0;   ///< one iteration of one warp's loop over its row (csr-vector)
-    double row_ns = 0.22;          ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
-    double atomic_ns = 1.75;       ///< one atomicAdd on the address the previous one hit (a long row's y)
+    double bandwidth_gbs = 3000;        ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
+    double transaction_bytes = 32;      ///< RW: bytes of one DRAM transaction (a sector)
+    double clock_ghz = 1.98;            ///< F_S: SM clock, GHz
+    int sms = 132;                      ///< streaming multiprocessors
+    int lanes_per_sm = 64;              ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
+    int warp = 32;                      ///< W: threads per warp
+    double launch_us = 5.6;             ///< one kernel launch and its completion, microseconds
+    double step_ns = 89.0;              ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 221.0;        ///< one iteration of one warp's loop over its row (csr-vector)
+    double row_ns = 0.22;               ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double atomic_ns = 1.75;            ///< one atomicAdd on the address the previous one hit (a long row's y)
     double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
-    double sector_gbs = 680;       ///< bytes of values and indices per second when each thread reads its own
-                                   ///< lines from L2 (csr-scalar's long rows), GB/s
-    double narrow_gbs = 2400;      ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
-                                   ///< float): a warp's load is one request, so a kernel loading b bytes per lane
-                                   ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
-    double coo_gbs = 2350;         ///< rate at which a COO kernel streams its entries (value, row and column
-                                   ///< index per lane, one entry per lane and step): coo-segmented in double on a
-                                   ///< band, COO bytes per second, GB/s
-    double line_bytes = 128;       ///< bytes of one L2 cache line: atomics on the y entries of one line queue
-                                   ///< behind each other (atomic_line_ms)
-    double latency_ns = 900;       ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
-                                   ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
-    double l1_bytes = 256 * 1024;  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
-    int warps_per_sm = 64;         ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
-    double gather_gbs = 5000;      ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
-                                   ///< when the entries do not lie on few diagonals
-    double pcie_gbs = 25;          ///< host-to-device copy bandwidth, for DDT, GB/s
+    double sector_gbs = 680;            ///< bytes of values and indices per second when each thread reads its own
+                                        ///< lines from L2 (csr-scalar's long rows), GB/s
+    double narrow_gbs = 2400;           ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
+                                        ///< float): a warp's load is one request, so a kernel loading b bytes per lane
+                                        ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double coo_gbs = 2350;              ///< rate at which a COO kernel streams its entries (value, row and column
+                                        ///< index per lane, one entry per lane and step): coo-segmented in double on a
+                                        ///< band, COO bytes per second, GB/s
+    double line_bytes = 128;            ///< bytes of one L2 cache line: atomics on the y entries of one line queue
+                                        ///< behind each other (atomic_line_ms)
+    double latency_ns = 900;            ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
+                                        ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
+    double l1_bytes = 256 * 1024;       ///< L1 per SM: holds the lines a warp per row re-reads while it fits
+    int warps_per_sm = 64;              ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
+    double gather_gbs = 5000;           ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
+                                        ///< when the entries do not lie on few diagonals
+    double pcie_gbs = 25;               ///< host-to-device copy bandwidth, for DDT, GB/s
 };
 
 /// @brief The documented H100 defaults, used when no calibration file exists.
@@ -121,45 +121,45 @@ DeviceParams load_device_params(std::string* source = nullptr);
 
 /// @brief One kernel's predicted time, term by term (milliseconds).
 struct KernelPrediction {
-    std::string variant;     ///< name of the registered CUDA variant
-    ModelFormat format{};    ///< its storage format
-    count_t bytes = 0;       ///< DS: the format's bytes model (matrix arrays and vectors)
-    double ddt_ms = 0;       ///< DDT: copying the matrix to the device once (not part of total_ms)
-    double am_ms = 0;        ///< AM: ceil(DS / RW) transactions at CR = stream rate / RW (the paper: bandwidth)
-    double stream_gbs = 0;   ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs,
-                             ///< coo_gbs for the COO kernels)
-                             ///< (not in the paper)
-    double gather_ms = 0;    ///< x gathers: one scattered read of x per stored entry (not in the paper)
-    double sector_ms = 0;    ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
-    double atomic_ms = 0;    ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep, or on the
-                             ///< few y lines of long rows (atomic_line_ms), whichever is longer (not in the paper)
-    double ctc_m_ms = 0;     ///< CTC_m: multiplications on C lanes
-    double ctc_a_ms = 0;     ///< CTC_a: additions (the warp reduction for a warp per row)
-    double serial_ms = 0;    ///< the longest chain of dependent steps: a thread's or warp's loop over its
-                             ///< row, atomics on one y entry, or a warp per row (not in the paper)
-    double launch_ms = 0;    ///< kernel launches (not in the paper)
-    double total_ms = 0;     ///< predicted time of one SpMV
-    bool feasible = true;    ///< false if the kit's container would refuse the conversion
-    std::string why_not;     ///< why it is not feasible
+    std::string variant;    ///< name of the registered CUDA variant
+    ModelFormat format{};   ///< its storage format
+    count_t bytes = 0;      ///< DS: the format's bytes model (matrix arrays and vectors)
+    double ddt_ms = 0;      ///< DDT: copying the matrix to the device once (not part of total_ms)
+    double am_ms = 0;       ///< AM: ceil(DS / RW) transactions at CR = stream rate / RW (the paper: bandwidth)
+    double stream_gbs = 0;  ///< the kernel's stream rate: min(bandwidth, narrow_gbs x lane bytes / 4, occupancy_gbs,
+                            ///< coo_gbs for the COO kernels)
+                            ///< (not in the paper)
+    double gather_ms = 0;   ///< x gathers: one scattered read of x per stored entry (not in the paper)
+    double sector_ms = 0;   ///< csr-scalar's rows read line by line per thread once L1 overflows (not in the paper)
+    double atomic_ms = 0;   ///< coo-atomic's lanes queued on one y entry per warp, min(E(X), W) deep, or on the
+                            ///< few y lines of long rows (atomic_line_ms), whichever is longer (not in the paper)
+    double ctc_m_ms = 0;    ///< CTC_m: multiplications on C lanes
+    double ctc_a_ms = 0;    ///< CTC_a: additions (the warp reduction for a warp per row)
+    double serial_ms = 0;   ///< the longest chain of dependent steps: a thread's or warp's loop over its
+                            ///< row, atomics on one y entry, or a warp per row (not in the paper)
+    double launch_ms = 0;   ///< kernel launches (not in the paper)
+    double total_ms = 0;    ///< predicted time of one SpMV
+    bool feasible = true;   ///< false if the kit's container would refuse the conversion
+    std::string why_not;    ///< why it is not feasible
 };
 
 /// @brief One format's predicted storage next to the container's.
 struct FormatStorage {
-    ModelFormat format{};    ///< format
-    count_t bytes = 0;       ///< predicted bytes model (arrays as stored, padding included, and vectors)
-    bool feasible = true;    ///< false if the kit's container would refuse it
+    ModelFormat format{};  ///< format
+    count_t bytes = 0;     ///< predicted bytes model (arrays as stored, padding included, and vectors)
+    bool feasible = true;  ///< false if the kit's container would refuse it
 };
 
 /// @brief Everything `spmv-kit info` prints and `run --format auto` needs.
 struct ModelReport {
-    RowLengthPmf pmf;                        ///< the PMF
-    double mean = 0;                         ///< E(X)
-    HybSplit hyb;                            ///< the split at the kit's HYB width K
-    StorageInputs inputs;                    ///< diagonals, BCSR blocks, K
-    std::vector<FormatStorage> storage;      ///< one per ModelFormat
-    std::vector<KernelPrediction> kernels;   ///< one per covered CUDA variant
-    std::string pick;                        ///< the predicted fastest variant
-    std::string reason;                      ///< one line: why it was picked
+    RowLengthPmf pmf;                       ///< the PMF
+    double mean = 0;                        ///< E(X)
+    HybSplit hyb;                           ///< the split at the kit's HYB width K
+    StorageInputs inputs;                   ///< diagonals, BCSR blocks, K
+    std::vector<FormatStorage> storage;     ///< one per ModelFormat
+    std::vector<KernelPrediction> kernels;  ///< one per covered CUDA variant
+    std::string pick;                       ///< the predicted fastest variant
+    std::string reason;                     ///< one line: why it was picked
 };
 
 /// @brief The lab's whole flow: matrix, precision, device parameters -> report.

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "core/kit_error.hpp"
 
 namespace kit {
 namespace {
@@ -32,51 +35,78 @@ count_t distinct_block_cols(const index_t* cols, std::size_t n) {
     return blocks;
 }
 
-/// Distinct r x c blocks for c = 1..4, one block row at a time. Within a block row the
-/// rows are already sorted by column; merging them gives the columns in order, and each
-/// block width then needs one linear count.
-void count_blocks(const CooMatrix& A, int r, count_t blocks[4]) {
-    std::fill(blocks, blocks + 4, 0);
+/// Distinct block columns of width c among sorted columns, for any c >= 1.
+count_t distinct_block_cols_any(const index_t* cols, std::size_t n, int c) {
+    count_t blocks = 0;
+    index_t last = -1;
+    for (std::size_t k = 0; k < n; ++k) {
+        const index_t b = cols[k] / c;
+        blocks += b != last;
+        last = b;
+    }
+    return blocks;
+}
+
+/// Calls fn(cols, count) once per nonempty block row of r rows of a row-major A, with the
+/// block row's columns in ascending order (a column used by several rows repeats). Within a
+/// block row the rows are already sorted by column: up to 8 rows are merged one by one,
+/// taller block rows are gathered and sorted once. Memory: one block row's columns.
+template <class Fn>
+void for_each_block_row(const CooMatrix& A, int r, Fn fn) {
     std::vector<index_t> merged, tmp;
     const std::size_t n = A.vals.size();
     const index_t* col = A.col_idx.data();
+    const index_t* row = A.row_idx.data();
     for (std::size_t begin = 0; begin < n;) {
-        const index_t block_row = A.row_idx[begin] / r;
+        const index_t block_row = row[begin] / r;
         std::size_t end = begin;
-        while (end < n && A.row_idx[end] == A.row_idx[begin]) ++end;
-        const index_t* cols = col + begin;
-        std::size_t count = end - begin;
-        if (r > 1 && end < n && A.row_idx[end] / r == block_row) {
-            merged.assign(cols, cols + count);
-            while (end < n && A.row_idx[end] / r == block_row) {
-                std::size_t row_end = end;
-                while (row_end < n && A.row_idx[row_end] == A.row_idx[end]) ++row_end;
+        while (end < n && row[end] == row[begin]) ++end;
+        if (r == 1 || end == n || row[end] / r != block_row) {
+            fn(col + begin, end - begin);
+            begin = end;
+            continue;
+        }
+        merged.assign(col + begin, col + end);
+        while (end < n && row[end] / r == block_row) {
+            std::size_t row_end = end;
+            while (row_end < n && row[row_end] == row[end]) ++row_end;
+            if (r > 8) {
+                merged.insert(merged.end(), col + end, col + row_end);
+            } else {
                 tmp.resize(merged.size() + (row_end - end));
                 std::merge(merged.begin(), merged.end(), col + end, col + row_end, tmp.begin());
                 merged.swap(tmp);
-                end = row_end;
             }
-            cols = merged.data();
-            count = merged.size();
+            end = row_end;
         }
+        if (r > 8) std::sort(merged.begin(), merged.end());
+        fn(merged.data(), merged.size());
+        begin = end;
+    }
+}
+
+/// Distinct r x c blocks for c = 1..4 at once, one block row at a time (A row-major).
+void count_blocks(const CooMatrix& A, int r, count_t blocks[4]) {
+    std::fill(blocks, blocks + 4, 0);
+    for_each_block_row(A, r, [&](const index_t* cols, std::size_t count) {
         blocks[0] += distinct_block_cols<1>(cols, count);
         blocks[1] += distinct_block_cols<2>(cols, count);
         blocks[2] += distinct_block_cols<3>(cols, count);
         blocks[3] += distinct_block_cols<4>(cols, count);
-        begin = end;
-    }
+    });
 }
 
 /// Occupied diagonals (distinct col - row). A bitmap over all rows + cols diagonals is
 /// fastest, but is only used when it is no larger than one double per entry; otherwise
 /// the offsets are sorted.
-index_t count_diagonals(const CooMatrix& A) {
+index_t count_diagonals_of(const CooMatrix& A) {
     const std::size_t n = A.vals.size();
     const std::uint64_t span = static_cast<std::uint64_t>(A.rows) + static_cast<std::uint64_t>(A.cols);
     if (span / 64 <= n) {
         std::vector<std::uint64_t> used(span / 64 + 1, 0);
         for (std::size_t k = 0; k < n; ++k) {
-            const std::uint64_t d = static_cast<std::uint64_t>(static_cast<count_t>(A.col_idx[k]) - A.row_idx[k] + A.rows);
+            const std::uint64_t d =
+                static_cast<std::uint64_t>(static_cast<count_t>(A.col_idx[k]) - A.row_idx[k] + A.rows);
             used[d / 64] |= std::uint64_t{1} << (d % 64);
         }
         count_t total = 0;
@@ -91,21 +121,28 @@ index_t count_diagonals(const CooMatrix& A) {
 
 }  // namespace
 
+count_t nonempty_blocks(const CooMatrix& A_in, int r, int c) {
+    if (r < 1 || c < 1)
+        throw Error("nonempty_blocks: block sizes must be at least 1, got " + std::to_string(r) + " x " +
+                    std::to_string(c));
+    CooMatrix scratch;
+    const CooMatrix& A = row_major(A_in, scratch);
+    if (c <= 4) {
+        count_t blocks[4];
+        count_blocks(A, r, blocks);
+        return blocks[c - 1];
+    }
+    count_t blocks = 0;
+    for_each_block_row(
+        A, r, [&](const index_t* cols, std::size_t count) { blocks += distinct_block_cols_any(cols, count, c); });
+    return blocks;
+}
+
+index_t occupied_diagonals(const CooMatrix& A) { return count_diagonals_of(A); }
+
 double bcsr_fill_ratio(const CooMatrix& A, int r, int c) {
     if (A.nnz() == 0) return 1.0;
-    CooMatrix scratch;
-    count_t blocks[4];
-    if (c >= 1 && c <= 4) {
-        count_blocks(row_major(A, scratch), r, blocks);
-        return static_cast<double>(blocks[c - 1]) * r * c / static_cast<double>(A.nnz());
-    }
-    // wider blocks than the stats table uses: sort the block coordinates
-    std::vector<std::pair<index_t, index_t>> coords;
-    coords.reserve(A.vals.size());
-    for (std::size_t k = 0; k < A.vals.size(); ++k) coords.emplace_back(A.row_idx[k] / r, A.col_idx[k] / c);
-    std::sort(coords.begin(), coords.end());
-    const auto distinct = std::unique(coords.begin(), coords.end()) - coords.begin();
-    return static_cast<double>(distinct) * r * c / static_cast<double>(A.nnz());
+    return static_cast<double>(nonempty_blocks(A, r, c)) * r * c / static_cast<double>(A.nnz());
 }
 
 MatrixStats compute_stats(const CooMatrix& A_in) {
@@ -138,7 +175,7 @@ MatrixStats compute_stats(const CooMatrix& A_in) {
         sum_sq_dev += static_cast<double>(s.empty_rows) * mean * mean;
         s.stddev_row = std::sqrt(sum_sq_dev / A.rows);
     }
-    s.diagonals = count_diagonals(A);
+    s.diagonals = count_diagonals_of(A);
     const double nnz = s.nnz > 0 ? static_cast<double>(s.nnz) : 1.0;
     s.ell_fill = static_cast<double>(A.rows) * s.max_row / nnz;
     s.dia_fill = static_cast<double>(A.rows) * s.diagonals / nnz;

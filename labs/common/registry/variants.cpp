@@ -107,12 +107,14 @@ std::optional<std::string> backend_unavailable(Backend b, const RunOptions& opt)
 
 std::optional<std::string> backend_unavailable(Backend b) {
     switch (b) {
-        case Backend::cpu: return std::nullopt;
+        case Backend::cpu:
+            return std::nullopt;
         case Backend::cuda:
 #if KIT_HAVE_CUDA
             return cuda_unavailable();
 #else
-            return std::string("kit built without CUDA (nvcc not found at build time); install the CUDA Toolkit and rebuild");
+            return std::string(
+                "kit built without CUDA (nvcc not found at build time); install the CUDA Toolkit and rebuild");
 #endif
         case Backend::opencl:
 #if KIT_HAVE_OPENCL
@@ -127,14 +129,18 @@ std::optional<std::string> backend_unavailable(Backend b) {
 std::string backend_device_name(Backend b) {
     if (backend_unavailable(b)) return "";
     switch (b) {
-        case Backend::cpu: return "host CPU";
+        case Backend::cpu:
+            return "host CPU";
 #if KIT_HAVE_CUDA
-        case Backend::cuda: return cuda_device_name();
+        case Backend::cuda:
+            return cuda_device_name();
 #endif
 #if KIT_HAVE_OPENCL
-        case Backend::opencl: return opencl_device_name();
+        case Backend::opencl:
+            return opencl_device_name();
 #endif
-        default: return "";
+        default:
+            return "";
     }
 }
 

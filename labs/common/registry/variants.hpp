@@ -71,10 +71,10 @@ using RunFunction = std::function<RunResult(const CooMatrix& A, const std::vecto
 /// lab's registration so that the CLI can offer it and check_tunables() can check it; no other
 /// code spells its range.
 struct Tunable {
-    std::string name;  ///< key in RunOptions::tunables, e.g. a block dimension
-    int min = 0;       ///< smallest accepted value
-    int max = 0;       ///< largest accepted value
-    std::string help;  ///< one line: what it sets
+    std::string name;            ///< key in RunOptions::tunables, e.g. a block dimension
+    int min = 0;                 ///< smallest accepted value
+    int max = 0;                 ///< largest accepted value
+    std::string help;            ///< one line: what it sets
     bool powers_of_two = false;  ///< only powers of two in min..max are built
     /// Tunables of one group are set together, and a variant reads one group at a time (a
     /// launch shape given as block size and height, or as columns per warp); "": its own group.

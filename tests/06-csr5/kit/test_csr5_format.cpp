@@ -43,12 +43,12 @@ std::vector<int> seg_offsets(const Csr5<double>& m, index_t tile) {
 }  // namespace
 
 TEST(Csr5, SigmaFollowsTheBoundsOfNvidiaGpus) {
-    EXPECT_EQ(kit::csr5_sigma(0, 0), 4);        // empty matrix: r
-    EXPECT_EQ(kit::csr5_sigma(9, 4), 4);        // 4x4 example: 2 per row <= r
-    EXPECT_EQ(kit::csr5_sigma(2580, 450), 5);   // rdb450: 5 per row, between r and s
-    EXPECT_EQ(kit::csr5_sigma(3200, 100), 32);  // 32 per row = s
-    EXPECT_EQ(kit::csr5_sigma(25600, 100), 32); // 256 per row = t: still s
-    EXPECT_EQ(kit::csr5_sigma(25700, 100), 4);  // 257 per row > t: u
+    EXPECT_EQ(kit::csr5_sigma(0, 0), 4);         // empty matrix: r
+    EXPECT_EQ(kit::csr5_sigma(9, 4), 4);         // 4x4 example: 2 per row <= r
+    EXPECT_EQ(kit::csr5_sigma(2580, 450), 5);    // rdb450: 5 per row, between r and s
+    EXPECT_EQ(kit::csr5_sigma(3200, 100), 32);   // 32 per row = s
+    EXPECT_EQ(kit::csr5_sigma(25600, 100), 32);  // 256 per row = t: still s
+    EXPECT_EQ(kit::csr5_sigma(25700, 100), 4);   // 257 per row > t: u
 }
 
 TEST(Csr5, Example4x4MatchesTheHeaderDrawing) {
@@ -85,7 +85,7 @@ TEST(Csr5, Example8x8DescriptorsByHand) {
     // lane 0: rows 0 0 0 1 -> j0 (tile start, row 0), j3 (row 1)   lane 1: rows 1 1 1 1 -> none
     // lane 2: rows 2 2 3 3 -> j0, j2                                lane 3: rows 3 3 4 4 -> j2
     EXPECT_EQ(bit_flags(m, 0), (std::vector<std::uint32_t>{0b1001, 0b0000, 0b0101, 0b0100}));
-    EXPECT_EQ(y_offsets(m, 0), (std::vector<int>{0, 2, 2, 4}));   // segments started in earlier lanes
+    EXPECT_EQ(y_offsets(m, 0), (std::vector<int>{0, 2, 2, 4}));    // segments started in earlier lanes
     EXPECT_EQ(seg_offsets(m, 0), (std::vector<int>{1, 0, 0, 0}));  // lane 1 starts nothing
     // Tile 1 = entries 16..31. lane 0: row 4 continues (j0 is set as the tile start: the carry)
     // lane 1: rows 5 5 6 6 -> j0, j2   lane 2: row 6 -> none   lane 3: rows 6 6 7 7 -> j2
@@ -99,8 +99,8 @@ TEST(Csr5, Example8x8TransposesCompleteTilesOnly) {
     const auto m = convert(kit::csr5_example8x8(), 4, 4);
 
     // Values are 1..34 in CSR order, so the stored order shows the transposition.
-    const std::vector<double> expected{1,  5,  9,  13, 2,  6,  10, 14, 3,  7,  11, 15, 4,  8,  12, 16,
-                                       17, 21, 25, 29, 18, 22, 26, 30, 19, 23, 27, 31, 20, 24, 28, 32, 33, 34};
+    const std::vector<double> expected{1,  5,  9,  13, 2,  6,  10, 14, 3,  7,  11, 15, 4,  8,  12, 16, 17,
+                                       21, 25, 29, 18, 22, 26, 30, 19, 23, 27, 31, 20, 24, 28, 32, 33, 34};
     EXPECT_EQ(m.vals, expected);
     EXPECT_EQ(std::vector<index_t>(m.col_idx.begin(), m.col_idx.begin() + 16),
               (std::vector<index_t>{0, 1, 2, 4, 3, 2, 5, 6, 6, 4, 1, 0, 0, 7, 3, 2}));

@@ -115,7 +115,8 @@ std::string merge_unaligned_error(const kit::testing::Problem& problem) {
     const kit::DeviceBuffer<kit::index_t> row_ptr(h.row_ptr), col_idx(one_ahead(h.col_idx));
     const kit::DeviceBuffer<T> vals(one_ahead(h.vals));
     const kit::CsrView<T> A{h.rows, h.cols, h.nnz(), row_ptr.data(), col_idx.data() + 1, vals.data() + 1};
-    kit::DeviceBuffer<kit::MergeCoord> tile_start(static_cast<std::size_t>(kit::cuda::csr_merge_tiles<T>(h.rows, h.nnz())) + 1);
+    kit::DeviceBuffer<kit::MergeCoord> tile_start(
+        static_cast<std::size_t>(kit::cuda::csr_merge_tiles<T>(h.rows, h.nnz())) + 1);
     const kit::DeviceBuffer<T> x(std::vector<T>(problem.x.begin(), problem.x.end()));
     kit::DeviceBuffer<T> y(std::vector<T>(problem.y.begin(), problem.y.end()));
     const std::vector<T> out = kit::testing::observe([&] {
@@ -125,7 +126,8 @@ std::string merge_unaligned_error(const kit::testing::Problem& problem) {
     });
     const kit::Reference ref(problem.A, problem.x, problem.y);
     const kit::Precision p = sizeof(T) == 4 ? kit::Precision::f32 : kit::Precision::f64;
-    const kit::Mismatch m = kit::compare_with_oracle(ref.expected(), std::vector<double>(out.begin(), out.end()), ref.tolerance(p));
+    const kit::Mismatch m =
+        kit::compare_with_oracle(ref.expected(), std::vector<double>(out.begin(), out.end()), ref.tolerance(p));
     return m.row < 0 ? "" : kit::describe(m);
 }
 #endif
@@ -154,8 +156,10 @@ TEST(Step4_CsrMergeCuda, UnalignedArrays) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
     for (const auto& [name, problem] : merge_edge_cases()) {
-        EXPECT_EQ(merge_unaligned_error<float>(problem), "") << name << ", float, vals and col_idx off 16-byte boundaries";
-        EXPECT_EQ(merge_unaligned_error<double>(problem), "") << name << ", double, vals and col_idx off 16-byte boundaries";
+        EXPECT_EQ(merge_unaligned_error<float>(problem), "")
+            << name << ", float, vals and col_idx off 16-byte boundaries";
+        EXPECT_EQ(merge_unaligned_error<double>(problem), "")
+            << name << ", double, vals and col_idx off 16-byte boundaries";
     }
 #endif
 }

@@ -55,8 +55,8 @@ ProblemList dia_shaped_matrices() {
 ProblemList dia_gallery() {
     static const ProblemList gallery = [] {
         std::vector<std::string> refused;
-        ProblemList all = accepted_by(hostile_gallery(), [](const CooMatrix& A) { kit::Dia<double>::from_coo(A); },
-                                      refused);
+        ProblemList all = accepted_by(
+            hostile_gallery(), [](const CooMatrix& A) { kit::Dia<double>::from_coo(A); }, refused);
         for (const std::string& why : refused) std::printf("note: left out of the DIA gallery: %s\n", why.c_str());
         for (auto& p : dia_shaped_matrices()) all.push_back(std::move(p));
         return all;

@@ -50,8 +50,8 @@ ProblemList hyb_shaped_matrices() {
 const ProblemList& ell_gallery() {
     static const ProblemList gallery = [] {
         std::vector<std::string> refused;
-        ProblemList all = accepted_by(hostile_gallery(), [](const CooMatrix& A) { kit::Ell<double>::from_coo(A); },
-                                      refused);
+        ProblemList all = accepted_by(
+            hostile_gallery(), [](const CooMatrix& A) { kit::Ell<double>::from_coo(A); }, refused);
         for (const std::string& why : refused) std::printf("note: left out of the ELL gallery: %s\n", why.c_str());
         for (auto& p : ell_shaped_matrices()) all.push_back(std::move(p));
         return all;

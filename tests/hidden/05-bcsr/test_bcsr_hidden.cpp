@@ -128,7 +128,8 @@ TEST(Step5_ChooseBlock, TiesGoToTheSmallerBlock) {
         for (int r = 1; r <= 4; ++r)
             for (int c = 1; c <= 4; ++c) profile.entries.push_back({"bcsr", kit::Precision::f64, r, c, 1000, 50.0});
 
-        const auto choice = observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
+        const auto choice =
+            observe([&] { return kit::bcsr::choose_block(A, profile, "bcsr", kit::Precision::f64, 1.0); });
 
         EXPECT_EQ(choice.best.r, 1) << step_note(5) << "ties go to the first shape in r-major order";
         EXPECT_EQ(choice.best.c, 1) << step_note(5) << "ties go to the first shape in r-major order";

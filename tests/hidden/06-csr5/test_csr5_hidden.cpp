@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "csr5_kernels.hpp"
+#include "csr5_run.hpp"
 #include "io/generators.hpp"
 #include "observe.hpp"
 #include "test_support.hpp"
@@ -29,8 +30,8 @@ struct TileShape {
 
 kit::RunOptions with_tiles(TileShape s) {
     kit::RunOptions opt;
-    opt.tunables["csr5_omega"] = s.omega;
-    opt.tunables["csr5_sigma"] = s.sigma;
+    opt.tunables[kit::kCsr5Omega] = s.omega;
+    opt.tunables[kit::kCsr5Sigma] = s.sigma;
     return opt;
 }
 
@@ -96,8 +97,8 @@ std::vector<EdgeCase> edge_cases() {
     out.push_back({"single row 1x2000 (sigma 4)", problem_of(uniform_rows(1, 2000, 2000), 8), {32, 0}});
     out.push_back({"single column 700x1", problem_of(uniform_rows(700, 1, 1), 9), {32, 0}});
     out.push_back({"single column 700x1, tile 4", problem_of(uniform_rows(700, 1, 1), 10), {2, 2}});
-    out.push_back({"random 1000x1000, 40 per row (sigma 32)", problem_of(kit::generate_random(1000, 1000, 40, 11), 11),
-                   {32, 0}});
+    out.push_back(
+        {"random 1000x1000, 40 per row (sigma 32)", problem_of(kit::generate_random(1000, 1000, 40, 11), 11), {32, 0}});
     return out;
 }
 
@@ -115,7 +116,8 @@ std::vector<EdgeCase> edge_cases() {
 ::testing::AssertionResult passes_gallery_with(Backend backend, const std::vector<TileShape>& shapes) {
     for (TileShape s : shapes) {
         auto r = passes_problems("csr5", backend, hostile_gallery(), with_tiles(s));
-        if (!r) return ::testing::AssertionFailure() << "omega " << s.omega << ", sigma " << s.sigma << ": " << r.message();
+        if (!r)
+            return ::testing::AssertionFailure() << "omega " << s.omega << ", sigma " << s.sigma << ": " << r.message();
     }
     return ::testing::AssertionSuccess();
 }
@@ -142,11 +144,12 @@ std::vector<EdgeCase> edge_cases() {
             return ::testing::AssertionFailure() << e.what();
         }
         if (y.size() != static_cast<std::size_t>(hub.rows))
-            return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << t << " left " << y.size()
-                                                 << " values of y, expected " << hub.rows;
+            return ::testing::AssertionFailure()
+                   << "06-csr5 step 1: tile " << t << " left " << y.size() << " values of y, expected " << hub.rows;
         const index_t tile_row = kit::csr5_tile_row(m.tile_ptr[t]);
         for (index_t r = 0; r < hub.rows; ++r)
-            for (index_t k = std::max(csr.row_ptr[r], t * size); k < std::min(csr.row_ptr[r + 1], (t + 1) * size); ++k) {
+            for (index_t k = std::max(csr.row_ptr[r], t * size); k < std::min(csr.row_ptr[r + 1], (t + 1) * size);
+                 ++k) {
                 expected[r] += csr.vals[k] * x[csr.col_idx[k]];
                 magnitude[r] += std::abs(csr.vals[k] * x[csr.col_idx[k]]);
             }
@@ -158,8 +161,8 @@ std::vector<EdgeCase> edge_cases() {
                                                  << ", expected " << expected_carry << " (row " << tile_row << ")";
         for (index_t r = 0; r < hub.rows; ++r)
             if (std::abs(y[r] - expected[r]) > eps * magnitude[r] || (r == tile_row && y[r] != 0))
-                return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << t << " wrote y[" << r << "] = " << y[r]
-                                                     << ", expected " << expected[r];
+                return ::testing::AssertionFailure() << "06-csr5 step 1: tile " << t << " wrote y[" << r
+                                                     << "] = " << y[r] << ", expected " << expected[r];
     }
     return ::testing::AssertionSuccess();
 }

@@ -68,14 +68,13 @@ std::vector<std::pair<std::string, Problem>> dia_gallery() {
 
 }  // namespace
 
-#define DIA_GALLERY_TEST(Suite, variant, backend, float_only)                          \
-    TEST(Suite, DiaGallery) {                                                          \
-        KIT_REQUIRE_BACKEND(backend);                                                  \
-        if (float_only) {                                                              \
-            if (auto why = unavailable_in_float(variant, backend, example4x4_problem())) \
-                GTEST_SKIP() << *why;                                                  \
-        }                                                                              \
-        EXPECT_TRUE(passes_dia_gallery(variant, backend, float_only));                 \
+#define DIA_GALLERY_TEST(Suite, variant, backend, float_only)                                                  \
+    TEST(Suite, DiaGallery) {                                                                                  \
+        KIT_REQUIRE_BACKEND(backend);                                                                          \
+        if (float_only) {                                                                                      \
+            if (auto why = unavailable_in_float(variant, backend, example4x4_problem())) GTEST_SKIP() << *why; \
+        }                                                                                                      \
+        EXPECT_TRUE(passes_dia_gallery(variant, backend, float_only));                                         \
     }
 
 DIA_GALLERY_TEST(Step0_DiaLoopCpu, "dia-loop", Backend::cpu, false)

@@ -60,11 +60,13 @@ void expect_storage_matches(const CooMatrix& A) {
     if (ell_ok)
         EXPECT_EQ(observe([&] { return predicted_bytes(ModelFormat::ell, pmf, in, 8); }),
                   ell_bytes_of(Ell<double>::from_coo(A), 8));
-    else EXPECT_THROW(Ell<double>::from_coo(A), ConversionRefused);
+    else
+        EXPECT_THROW(Ell<double>::from_coo(A), ConversionRefused);
     if (dia_ok)
         EXPECT_EQ(observe([&] { return predicted_bytes(ModelFormat::dia, pmf, in, 8); }),
                   dia_bytes_of(Dia<double>::from_coo(A), 8));
-    else EXPECT_THROW(Dia<double>::from_coo(A), ConversionRefused);
+    else
+        EXPECT_THROW(Dia<double>::from_coo(A), ConversionRefused);
 }
 
 }  // namespace

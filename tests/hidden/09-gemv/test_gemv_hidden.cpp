@@ -42,7 +42,8 @@ std::vector<ApiCase> hostile_cases() {
 /// The gallery matrices the dense conversion accepts (the others are refused, a finding).
 ProblemList dense_gallery() {
     std::vector<std::string> refused;
-    return accepted_by(hostile_gallery(), [](const kit::CooMatrix& A) { (void)kit::Dense<double>::from_coo(A); }, refused);
+    return accepted_by(
+        hostile_gallery(), [](const kit::CooMatrix& A) { (void)kit::Dense<double>::from_coo(A); }, refused);
 }
 
 ::testing::AssertionResult pair_passes(const std::string& variant, Backend b, const ProblemList& problems,
@@ -56,7 +57,9 @@ ProblemList dense_gallery() {
 
 }  // namespace
 
-TEST(Step1_GemvCpu, HostileApi) { EXPECT_TRUE(passes_api("cpu::gemv", Backend::cpu, 1, hostile_cases(), GEMV_CPU_CALL)); }
+TEST(Step1_GemvCpu, HostileApi) {
+    EXPECT_TRUE(passes_api("cpu::gemv", Backend::cpu, 1, hostile_cases(), GEMV_CPU_CALL));
+}
 TEST(Step1_GemvCpu, HostileGallery) { EXPECT_TRUE(pair_passes("gemv", Backend::cpu, dense_gallery())); }
 
 TEST(Step2_GemvThreadCuda, HostileApi) {
@@ -93,7 +96,8 @@ TEST(Step5_GemvTunedCuda, EveryShape) {
 #if KIT_HAVE_CUDA
     const std::vector<kit::GemvShape> shapes = observe([] { return kit::cuda::gemv_shapes(); });
     ASSERT_GE(shapes.size(), 4u) << "the sweep needs several shapes";
-    const ProblemList problems = {{"dense 130 x 97", dense_problem(130, 97, 5)}, {"dense 1 x 200", dense_problem(1, 200, 6)},
+    const ProblemList problems = {{"dense 130 x 97", dense_problem(130, 97, 5)},
+                                  {"dense 1 x 200", dense_problem(1, 200, 6)},
                                   {"dense 300 x 1", dense_problem(300, 1, 8)}};
     for (const kit::GemvShape s : shapes) {
         kit::RunOptions opt;
@@ -114,10 +118,11 @@ TEST(Step5_GemvTunedCuda, UnknownShapeRefused) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
 #if KIT_HAVE_CUDA
     kit::DenseView<float> A{0, 0, 1, nullptr};
-    EXPECT_THROW(observe([&] {
-                     kit::cuda::gemv_tuned<float>(kit::GemvShape{48, 3}, Transpose::no, 1.0f, A, nullptr, 1.0f, nullptr);
-                 }),
-                 kit::ConversionRefused);
+    EXPECT_THROW(
+        observe([&] {
+            kit::cuda::gemv_tuned<float>(kit::GemvShape{48, 3}, Transpose::no, 1.0f, A, nullptr, 1.0f, nullptr);
+        }),
+        kit::ConversionRefused);
 #endif
 }
 
@@ -139,11 +144,13 @@ TEST(Step5_GemvWarpColumnsCuda, UnalignedX) {
         using T = decltype(alpha);
         const kit::index_t nx = kit::gemv_x_length(op, A);
         kit::DeviceBuffer<T> buffer(static_cast<std::size_t>(nx) + 1);
-        CUDA_CHECK(cudaMemcpy(buffer.data() + 1, x, static_cast<std::size_t>(nx) * sizeof(T), cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(
+            cudaMemcpy(buffer.data() + 1, x, static_cast<std::size_t>(nx) * sizeof(T), cudaMemcpyDeviceToDevice));
         kit::cuda::gemv_warp_columns<T, 2>(op, alpha, A, buffer.data() + 1, beta, y);
     };
-    const std::vector<ApiCase> cases = {{"200 x 96 transposed, x unaligned", 200, 96, 200, 1.0, 1.0, Transpose::yes},
-                                        {"1000 x 37 transposed, x unaligned", 1000, 37, 1000, -0.5, 2.0, Transpose::yes}};
+    const std::vector<ApiCase> cases = {
+        {"200 x 96 transposed, x unaligned", 200, 96, 200, 1.0, 1.0, Transpose::yes},
+        {"1000 x 37 transposed, x unaligned", 1000, 37, 1000, -0.5, 2.0, Transpose::yes}};
     EXPECT_TRUE(passes_api("cuda::gemv_warp_columns<2>", Backend::cuda, 5, cases, shifted_x));
 #endif
 }
