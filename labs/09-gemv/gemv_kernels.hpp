@@ -39,10 +39,10 @@ inline std::string to_string(GemvShape s) {
     return std::to_string(s.block_size) + "x" + std::to_string(s.thread_y);
 }
 
-/// Names of the tunables that select a shape, declared with their ranges in register_cuda.cu.
-inline const std::string kGemvBlockSize = "gemv_block_size";
-inline const std::string kGemvThreadY = "gemv_thread_y";
-inline const std::string kGemvColumnsPerWarp = "gemv_columns_per_warp";
+// Names of the tunables that select a shape, declared with their ranges in register_cuda.cu.
+inline const std::string kGemvBlockSize = "gemv_block_size";             ///< square block side
+inline const std::string kGemvThreadY = "gemv_thread_y";                 ///< threads along a block's columns
+inline const std::string kGemvColumnsPerWarp = "gemv_columns_per_warp";  ///< A^T x: columns one warp reduces
 
 /// @brief The tunables that select shape s (`gemv_block_size`, `gemv_thread_y`, or
 /// `gemv_columns_per_warp`), as every tool passes a shape to the gemv-tuned variants.
