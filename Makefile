@@ -313,16 +313,17 @@ test: deps
 	@status=0; \
 	  python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS) || status=1; \
 	  if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter || status=1; fi; \
+	  $(MAKE) --no-print-directory check-cuda-catalogue || status=1; \
 	  scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS),$(foreach l,$(SEL_LABS),$(filter %/test_$(l)_kit,$(LAB_KIT_TESTS)))) $(TEST_BINS) || status=1; \
 	  exit $$status
 
-## verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
+##! verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
 verify-starter:
 	$(need_gtest)
 	$(call build_goals,binaries IMPL=starter)
 	@scripts/testing/verify_starter.sh $(BUILD)/test-logs/starter-check $(foreach l,$(SEL_LABS),$(BUILD)/starter/bin/test_$(l) $(if $(call has_hidden,$(l)),$(BUILD)/starter/bin/test_$(l)_hidden))
 
-## check-judge    the grader's judge (tests linked with the starter) replays the reference's recorded calls: all pass
+##! check-judge    the grader's judge (tests linked with the starter) replays the reference's recorded calls: all pass
 check-judge:
 ifeq ($(wildcard reference),)
 	@echo "check-judge: this edition has no reference/ (the student edition): nothing to check"
@@ -338,13 +339,25 @@ sanitize:
 	@$(MAKE) --no-print-directory test BUILD=build-asan NVCC= V=$(V) \
 	  CXXFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined" LDFLAGS="-fsanitize=address,undefined"
 
-## starter        regenerate starter/ from reference/ (solution regions become TODOs)
+##! starter        regenerate starter/ from reference/ (solution regions become TODOs)
 starter:
 	@python3 scripts/edition/make_starter.py reference starter
 
-## check-starter  fail if starter/ is out of date with reference/
+##! check-starter  fail if starter/ is out of date with reference/
 check-starter:
 	@python3 scripts/edition/make_starter.py reference starter --check
+
+##! cuda-catalogue rewrite cli/cuda_catalogue.cpp from this CUDA build: the labs' CUDA kernels by name, for builds without nvcc
+.PHONY: cuda-catalogue check-cuda-catalogue
+cuda-catalogue:
+	$(call build_goals,$(KIT_GOALS))
+	@$(KIT_BIN) list --cuda-catalogue > cli/cuda_catalogue.cpp.tmp && mv cli/cuda_catalogue.cpp.tmp cli/cuda_catalogue.cpp
+	@echo "wrote cli/cuda_catalogue.cpp"
+
+# A build without CUDA cannot check the catalogue: it has no CUDA registrations to compare with.
+check-cuda-catalogue:
+	@if [ "$(HAVE_CUDA)" = 1 ]; then $(KIT_BIN) list --cuda-catalogue | cmp -s - cli/cuda_catalogue.cpp || \
+	  { echo "error: cli/cuda_catalogue.cpp differs from the labs' CUDA registrations: run 'make cuda-catalogue'" >&2; exit 1; }; fi
 
 ## check-sizes    fail on a library folder over 20 source files, a file over 500 lines, a function over 60
 .PHONY: check-sizes
@@ -355,7 +368,7 @@ check-sizes:
 docs:
 	@scripts/docs/make_docs.sh $(BUILD)/docs
 
-## dist-student   the student edition: no reference/, no tests/hidden/
+##! dist-student   the student edition: no reference/, no tests/hidden/
 dist-student:
 	@scripts/edition/dist_student.sh $(BUILD)/dist
 
@@ -369,6 +382,9 @@ help:
 	@echo "Variables: LAB=all|$(subst $() ,|,$(LABS))  IMPL=reference|starter  SM=<arch, e.g. 90>  BUILD=<dir>  V=1 (command lines)"
 	@echo "Builds use every core unless you give -jN (make -j1 test: one step at a time)"
 	@grep -hE '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
+	@# Targets that work on reference/ (marked ##!) exist only in the instructor's kit.
+	@if [ -d reference ]; then echo "Instructor targets (reference/ and the student edition):"; \
+	  grep -hE '^##! ' $(MAKEFILE_LIST) | sed 's/^##! /  make /'; fi
 
 # Feature areas keep their own targets beside their code (grading, benchmarks, cluster jobs).
 include $(wildcard grader/*.mk bench/*.mk jobs/*.mk fuzz/*.mk)

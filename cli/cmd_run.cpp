@@ -10,6 +10,7 @@
 
 #include "core/args.hpp"
 #include "commands.hpp"
+#include "cuda_catalogue.hpp"
 #include "model/format_model.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
@@ -82,8 +83,9 @@ std::size_t name_distance(const std::string& a, const std::string& b) {
 std::string suggestion(const std::string& name) {
     const Variant* best = nullptr;
     std::size_t best_distance = 3;
-    for (const Variant& v : registry().all())
-        if (const std::size_t d = name_distance(name, v.name); d < best_distance) best = &v, best_distance = d;
+    for (const auto* list : {&registry().all(), &unbuilt_cuda_variants()})
+        for (const Variant& v : *list)
+            if (const std::size_t d = name_distance(name, v.name); d < best_distance) best = &v, best_distance = d;
     if (!best || best->name == name) return "";  // the name exists, on another backend: backends_of says so
     std::string lower = name;
     for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -95,7 +97,7 @@ std::string suggestion(const std::string& name) {
 std::string backends_of(const std::string& name, Backend missing) {
     std::string on;
     for (Backend b : {Backend::cpu, Backend::cuda, Backend::opencl})
-        if (b != missing && registry().find(name, b)) on += (on.empty() ? "" : " and ") + to_string(b);
+        if (b != missing && find_variant(name, b)) on += (on.empty() ? "" : " and ") + to_string(b);
     return on.empty() ? "" : "; '" + name + "' runs on " + on + " only";
 }
 
@@ -105,7 +107,7 @@ constexpr Backend kPreference[] = {Backend::cuda, Backend::cpu, Backend::opencl}
 const Variant& pick_variant(const std::string& name, const std::string& backend, const RunOptions& opt) {
     if (!backend.empty()) {
         const Backend b = parse_backend(backend);
-        if (const Variant* v = registry().find(name, b)) return *v;
+        if (const Variant* v = find_variant(name, b)) return *v;
         if (auto why = backend_unavailable(b, opt))
             throw BackendUnavailable(to_string(b) + " backend unavailable: " + *why);
         throw Error("no variant '" + name + "' on " + backend + backends_of(name, b) + suggestion(name) +
@@ -114,11 +116,11 @@ const Variant& pick_variant(const std::string& name, const std::string& backend,
     // Prefer a backend that can run here: the GPU first, then the CPU, then OpenCL.
     const Variant* first = nullptr;  // the name's own kernel: the first backend that has it
     for (Backend b : kPreference)
-        if (!first) first = registry().find(name, b);
+        if (!first) first = find_variant(name, b);
     if (!first)
         throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
     for (Backend b : kPreference) {
-        const Variant* v = registry().find(name, b);
+        const Variant* v = find_variant(name, b);
         if (!v || backend_unavailable(b, opt)) continue;
         // Another lab's kernel of the same name is other work (dia-naive: lab 03 in CUDA, lab 07
         // in OpenCL): it runs only when asked for by its backend. The caller reports the name's
@@ -198,14 +200,14 @@ std::optional<int> resolve_auto(const Args& a, const RunOptions& opt, std::optio
         return 1;
     }
     // The model predicts CUDA kernels; a build without CUDA has none of them to run.
-    if (auto why = backend_unavailable(Backend::cuda); why && !registry().find(format, Backend::cuda))
+    if (auto why = backend_unavailable(Backend::cuda); why && !find_variant(format, Backend::cuda))
         return report_skipped(format + " on cuda", *why);
     return std::nullopt;
 }
 
 /// What runs on what: the matrix, the variant and where its code comes from.
 void print_header(const Args& a, const Variant& v, const CooMatrix& A, const RunOptions& opt) {
-    if (a.get("--backend").empty() && v.backend != Backend::cuda && registry().find(v.name, Backend::cuda))
+    if (a.get("--backend").empty() && v.backend != Backend::cuda && find_variant(v.name, Backend::cuda))
         std::printf("note       running the %s variant: %s (--backend cuda to insist)\n", to_string(v.backend).c_str(),
                     backend_unavailable(Backend::cuda).value_or("CUDA unavailable").c_str());
     const char* impl = std::getenv("KIT_IMPL");

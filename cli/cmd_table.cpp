@@ -4,6 +4,7 @@
 
 #include "core/args.hpp"
 #include "commands.hpp"
+#include "cuda_catalogue.hpp"
 #include "io/matrix_market.hpp"
 
 namespace kit::cli {
@@ -109,22 +110,36 @@ int cmd_table(const std::vector<std::string>& argv) {
     return print_verdict(tally);
 }
 
+namespace {
+/// One row of `list`.
+void print_variant_line(const Variant& v, const std::string& what) {
+    std::printf("%-16s %-7s %-18s %s\n", v.name.c_str(), to_string(v.backend).c_str(),
+                (v.lab + " step " + std::to_string(v.step)).c_str(), what.c_str());
+}
+}  // namespace
+
 int cmd_list(const std::vector<std::string>& argv) {
-    const Args a(argv, {}, {"--help"}, "list");
+    const Args a(argv, {}, {"--help", "--cuda-catalogue"}, "list");
     if (a.has("--help")) {
-        std::cout << "usage: spmv-kit list\n\nLists every registered variant: name, backend, lab step, how threads map "
-                     "to data, and the\n"
-                     "tunables it reads (spmv-kit run --set NAME=V), with their ranges.\n";
+        std::cout << "usage: spmv-kit list [--cuda-catalogue]\n\nLists every registered variant: name, backend, lab "
+                     "step, how threads map to data, and the\n"
+                     "tunables it reads (spmv-kit run --set NAME=V), with their ranges. A build without CUDA also\n"
+                     "lists the labs' CUDA kernels, marked as not built.\n"
+                     "  --cuda-catalogue  print cli/cuda_catalogue.cpp as this CUDA build implies it (make cuda-catalogue)\n";
+        return 0;
+    }
+    if (a.has("--cuda-catalogue")) {
+        std::cout << cuda_catalogue_source();
         return 0;
     }
     std::printf("%-16s %-7s %-18s %s\n", "variant", "backend", "lab step", "thread mapping");
     for (const Variant& v : registry().all()) {
-        std::printf("%-16s %-7s %-18s %s\n", v.name.c_str(), to_string(v.backend).c_str(),
-                    (v.lab + " step " + std::to_string(v.step)).c_str(), v.summary.c_str());
+        print_variant_line(v, v.summary);
         // the tunables `spmv-kit run --set NAME=V` takes, as the lab declared them
         for (const Tunable& t : v.tunables)
             std::printf("%-16s   tunable %s in %d..%d: %s\n", "", t.name.c_str(), t.min, t.max, t.help.c_str());
     }
+    for (const Variant& v : unbuilt_cuda_variants()) print_variant_line(v, "(not built: nvcc not found at build time)");
     return 0;
 }
 
