@@ -38,18 +38,6 @@ const char* kRunHelp =
 
 const char* kRunExit = "Exit status: 0 if y matches the oracle, 1 if not, 2 on bad input or an unavailable backend.\n";
 
-/// What run allocates for each declared row and column besides the entries: x and y, the
-/// oracle's answer, row figures and tolerances in both precisions (7 doubles a row), the
-/// kernel's copies of x and y and its result, and a row pointer. The reader refuses a size
-/// line that cannot fit, on that line, before anything is allocated.
-ReadOptions run_read_options() {
-    ReadOptions opt;
-    opt.row_bytes = 88;
-    opt.col_bytes = 16;
-    opt.row_use = "its vectors, the oracle's answer and tolerances, and the kernel's copies";
-    return opt;
-}
-
 /// The help: the kit's options, then each lab's spelling of its tunables (registry options).
 std::string run_help() {
     std::string help = kRunHelp;
@@ -192,7 +180,7 @@ std::optional<int> resolve_auto(const Args& a, const RunOptions& opt, std::optio
             "--format auto picks among CUDA kernels (the format model predicts GPU times), so it takes no "
             "--backend " +
             a.get("--backend") + ": drop --backend, or name a format ('spmv-kit list')");
-    loaded = read_matrix_market(a.positional()[0], nullptr, run_read_options());
+    loaded = read_matrix_market(a.positional()[0], nullptr, checked_run_read_options());
     try {
         format = auto_format(*loaded, opt.precision);
     } catch (const TodoError& e) {  // the model's starter: the pick is the student's work, like a kernel's
@@ -264,7 +252,7 @@ int report_result(const CheckedRun& c, const RunOptions& opt) {
 }
 
 /// The reference problem (vectors, oracle, tolerances), then the checked run. The size line
-/// was checked for what the run allocates per row and column (run_read_options).
+/// was checked for what the run allocates per row and column (checked_run_read_options).
 int run_problem(const Args& a, const Variant& v, CooMatrix A, const RunOptions& opt) {
     const index_t rows = A.rows, cols = A.cols;
     const count_t nnz = A.nnz();
@@ -314,7 +302,8 @@ int cmd_run(const std::vector<std::string>& argv) {
         return report_skipped(
             v.name + " on " + to_string(v.backend) + " (" + v.lab + " step " + std::to_string(v.step) + ")", *why);
     return run_problem(
-        a, v, loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0], nullptr, run_read_options()), opt);
+        a, v, loaded ? std::move(*loaded) : read_matrix_market(a.positional()[0], nullptr, checked_run_read_options()),
+        opt);
 }
 
 }  // namespace kit::cli

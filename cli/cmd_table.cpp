@@ -121,11 +121,12 @@ void print_variant_line(const Variant& v, const std::string& what) {
 int cmd_list(const std::vector<std::string>& argv) {
     const Args a(argv, {}, {"--help", "--cuda-catalogue"}, "list");
     if (a.has("--help")) {
-        std::cout << "usage: spmv-kit list [--cuda-catalogue]\n\nLists every registered variant: name, backend, lab "
-                     "step, how threads map to data, and the\n"
-                     "tunables it reads (spmv-kit run --set NAME=V), with their ranges. A build without CUDA also\n"
-                     "lists the labs' CUDA kernels, marked as not built.\n"
-                     "  --cuda-catalogue  print cli/cuda_catalogue.cpp as this CUDA build implies it (make cuda-catalogue)\n";
+        std::cout
+            << "usage: spmv-kit list [--cuda-catalogue]\n\nLists every registered variant: name, backend, lab "
+               "step, how threads map to data, and the\n"
+               "tunables it reads (spmv-kit run --set NAME=V), with their ranges. A build without CUDA also\n"
+               "lists the labs' CUDA kernels, marked as not built.\n"
+               "  --cuda-catalogue  print cli/cuda_catalogue.cpp as this CUDA build implies it (make cuda-catalogue)\n";
         return 0;
     }
     if (a.has("--cuda-catalogue")) {

@@ -8,39 +8,29 @@
 #include <string>
 #include <utility>
 
+#include "check/checked_run.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
 #include "io/memory_budget.hpp"
+#include "mtx_text.hpp"
 #include "model/matrix_stats.hpp"
 
 using kit::CooMatrix;
 using kit::count_t;
+using kit::testing::parse_text;
+using kit::testing::read_budget;
+using kit::testing::read_error_of;
 
 namespace {
 
 constexpr count_t kGiB = count_t{1} << 30;
 
-/// The options `spmv-kit run` reads with: x, y, the oracle's rows and the kernel's copies.
+/// The options `spmv-kit run` reads with (x, y, the oracle's rows and the kernel's copies),
+/// under the given budget.
 kit::ReadOptions as_run(count_t budget) {
-    kit::ReadOptions opt;
+    kit::ReadOptions opt = kit::checked_run_read_options();
     opt.memory_budget = budget;
-    opt.row_bytes = 88;
-    opt.col_bytes = 16;
-    opt.row_use = "its vectors";
     return opt;
-}
-
-CooMatrix parse(const std::string& text, const kit::ReadOptions& opt) {
-    return kit::read_matrix_market_bytes(text.data(), text.size(), "test.mtx", nullptr, opt);
-}
-
-std::string error_of(const std::string& text, const kit::ReadOptions& opt) {
-    try {
-        parse(text, opt);
-    } catch (const kit::InputError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 const std::string kBanner = "%%MatrixMarket matrix coordinate real general\n";
@@ -56,10 +46,11 @@ struct LimitGuard {
 TEST(MemoryBudget, TinyFileDeclaringHugeSquareIsRefusedOnItsSizeLineWithTheFigures) {
     const std::string text = kBanner + "30000000 30000000 2\n1 1 1\n30000000 30000000 2\n";
 
-    const std::string message = error_of(text, as_run(kGiB));
+    const std::string message = read_error_of(text, as_run(kGiB));
 
-    EXPECT_EQ(message.rfind("test.mtx:2: a 30000000 x 30000000 matrix needs 2.9 GiB for its vectors alone "
-                            "(88 bytes per row and 16 per column), more than the 1.0 GiB this process may use",
+    EXPECT_EQ(message.rfind("test.mtx:2: a 30000000 x 30000000 matrix needs 2.9 GiB for its vectors, the oracle's "
+                            "answer and tolerances, and the kernel's copies alone (88 bytes per row and 16 per "
+                            "column), more than the 1.0 GiB this process may use",
                             0),
               0u)
         << message;
@@ -69,10 +60,11 @@ TEST(MemoryBudget, TinyFileDeclaringHugeSquareIsRefusedOnItsSizeLineWithTheFigur
 TEST(MemoryBudget, WideRowIsRefusedByItsColumnsAndAcceptedWhenTheyFit) {
     const std::string text = kBanner + "1 120000000 2\n1 1 1\n1 120000000 2\n";
 
-    const std::string refused = error_of(text, as_run(kGiB));
-    const CooMatrix A = parse(text, as_run(4 * kGiB));
+    const std::string refused = read_error_of(text, as_run(kGiB));
+    const CooMatrix A = parse_text(text, nullptr, as_run(4 * kGiB));
 
-    EXPECT_EQ(refused.rfind("test.mtx:2: a 1 x 120000000 matrix needs 1.8 GiB for its vectors alone", 0), 0u)
+    EXPECT_EQ(refused.rfind("test.mtx:2: a 1 x 120000000 matrix needs 1.8 GiB for its vectors, the oracle's answer", 0),
+              0u)
         << refused;
     EXPECT_EQ(A.cols, 120000000);
     EXPECT_EQ(A.nnz(), 2);
@@ -84,7 +76,7 @@ TEST(MemoryBudget, ReaderThatNeedsNoVectorsAcceptsAnyDeclaredSize) {
     opt.row_bytes = 0;
     opt.col_bytes = 0;
 
-    const CooMatrix A = parse(kBanner + "1000000000 1 3\n1 1 1\n500000000 1 2\n1000000000 1 3\n", opt);
+    const CooMatrix A = parse_text(kBanner + "1000000000 1 3\n1 1 1\n500000000 1 2\n1000000000 1 3\n", nullptr, opt);
     const kit::MatrixStats s = kit::compute_stats(A);
 
     EXPECT_EQ(A.rows, 1000000000);
@@ -126,7 +118,7 @@ TEST(BlankLines, RunsOfBlankAndCommentLinesAreSkippedWithTheRightLineNumbers) {
     text += std::string(100000, '\n') + "%\n% x\n  \r\n";  // lines 7 .. 100009
     text += "1 1 1.5\n" + std::string(5000, '\n') + "2 2 x\n";
 
-    const std::string message = error_of(text, as_run(kGiB));
+    const std::string message = read_error_of(text, as_run(kGiB));
 
     EXPECT_EQ(message, "test.mtx:105011: value 'x' is not a number") << message;
 }
@@ -138,8 +130,8 @@ TEST(BlankLines, BlankAndCommentLinesBetweenEntriesReadTheSameMatrix) {
         padded += std::string(70000, '\n') + "  % between\r\n\n" + std::string(300, ' ') + "\n" + entry;
     padded += std::string(1000, '\n');
 
-    const CooMatrix a = parse(plain, as_run(kGiB));
-    const CooMatrix b = parse(padded, as_run(kGiB));
+    const CooMatrix a = parse_text(plain, nullptr, as_run(kGiB));
+    const CooMatrix b = parse_text(padded, nullptr, as_run(kGiB));
 
     EXPECT_EQ(b.row_idx, a.row_idx);
     EXPECT_EQ(b.col_idx, a.col_idx);
@@ -151,8 +143,8 @@ TEST(BlankLines, OverlongBlankOrCommentLineIsStillRefusedWithItsNumber) {
     kit::ReadOptions opt = as_run(kGiB);
     opt.max_line = 64;
 
-    const std::string blanks = error_of(kBanner + "\n\n" + std::string(100, ' ') + "\n1 1 1\n1 1 1\n", opt);
-    const std::string comment = error_of(kBanner + "1 1 1\n\n% " + std::string(100, 'c') + "\n1 1 1\n", opt);
+    const std::string blanks = read_error_of(kBanner + "\n\n" + std::string(100, ' ') + "\n1 1 1\n1 1 1\n", opt);
+    const std::string comment = read_error_of(kBanner + "1 1 1\n\n% " + std::string(100, 'c') + "\n1 1 1\n", opt);
 
     EXPECT_EQ(blanks.rfind("test.mtx:4: line is longer than 64 bytes", 0), 0u) << blanks;
     EXPECT_EQ(comment.rfind("test.mtx:4: line is longer than 64 bytes", 0), 0u) << comment;

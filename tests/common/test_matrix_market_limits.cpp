@@ -26,41 +26,22 @@
 #include "io/generators.hpp"
 #include "core/kit_error.hpp"
 #include "io/matrix_market.hpp"
+#include "mtx_text.hpp"
 #include "model/matrix_stats.hpp"
 #include "shell.hpp"
 
 using kit::CooMatrix;
 using kit::count_t;
 using kit::InputError;
+using kit::testing::parse_text;
+using kit::testing::read_budget;
+using kit::testing::read_error_of;
 
 namespace {
 
-constexpr count_t kTiB = count_t{1} << 40;
-
-kit::ReadOptions budget(count_t bytes) {
-    kit::ReadOptions opt;
-    opt.memory_budget = bytes;
-    return opt;
-}
-
-CooMatrix parse(const std::string& text, kit::MatrixMarketInfo* info = nullptr,
-                const kit::ReadOptions& opt = budget(kTiB)) {
-    return kit::read_matrix_market_bytes(text.data(), text.size(), "test.mtx", info, opt);
-}
-
-/// The message of the InputError that parsing `text` raises ("" if none).
-std::string error_of(const std::string& text, const kit::ReadOptions& opt = budget(kTiB)) {
-    try {
-        parse(text, nullptr, opt);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
-}
-
 std::string error_of_path(const std::string& path) {
     try {
-        kit::read_matrix_market(path, nullptr, budget(kTiB));
+        kit::read_matrix_market(path, nullptr, read_budget());
     } catch (const InputError& e) {
         return e.what();
     }
@@ -116,7 +97,7 @@ TEST(MatrixMarketRules, DeclaredCountAboveRowsTimesColsIsReadAndSummed) {
     const std::string text = "%%MatrixMarket matrix coordinate real general\n3 1 4\n1 1 1\n3 1 2.5\n2 1 2\n3 1 0.5\n";
     kit::MatrixMarketInfo info;
 
-    const CooMatrix A = parse(text, &info);
+    const CooMatrix A = parse_text(text, &info);
 
     ASSERT_EQ(A.nnz(), 3);
     EXPECT_EQ(A.vals[2], 3.0);
@@ -130,7 +111,7 @@ TEST(MatrixMarketRules, DeclaredCountAboveRowsTimesColsIsReadAndSummed) {
 TEST(MatrixMarketRules, LowerTriangleSymmetricHasNoWarning) {
     kit::MatrixMarketInfo info;
 
-    parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n3 3 1\n", &info);
+    parse_text("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1\n3 3 1\n", &info);
 
     EXPECT_TRUE(info.warnings.empty());
 }
@@ -138,7 +119,7 @@ TEST(MatrixMarketRules, LowerTriangleSymmetricHasNoWarning) {
 TEST(MatrixMarketRules, UpperTriangleSymmetricIsMirroredWithAWarning) {
     kit::MatrixMarketInfo info;
 
-    const CooMatrix A = parse("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n3 3 1\n1 2 5\n", &info);
+    const CooMatrix A = parse_text("%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n3 3 1\n1 2 5\n", &info);
 
     ASSERT_EQ(A.nnz(), 3);
     EXPECT_EQ(A.vals[0], 5);  // (0,1)
@@ -151,7 +132,8 @@ TEST(MatrixMarketRules, UpperTriangleSymmetricIsMirroredWithAWarning) {
 TEST(MatrixMarketRules, BothTrianglesListedWarnsThatPairsAreSummedTwice) {
     kit::MatrixMarketInfo info;
 
-    const CooMatrix A = parse("%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 3\n1 2 3\n", &info);
+    const CooMatrix A =
+        parse_text("%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 4\n2 1 3\n1 2 3\n", &info);
 
     ASSERT_EQ(A.nnz(), 3);
     EXPECT_EQ(A.vals[1], 6);  // (0,1): 3 mirrored from (2,1) plus 3 listed, as documented
@@ -162,7 +144,7 @@ TEST(MatrixMarketRules, BothTrianglesListedWarnsThatPairsAreSummedTwice) {
 }
 
 TEST(MatrixMarketRules, PatternSkewSymmetricIsRefused) {
-    const std::string message = error_of("%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n");
+    const std::string message = read_error_of("%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 1\n2 1\n");
 
     EXPECT_NE(message.find("test.mtx:1: bad banner: 'pattern skew-symmetric' is not a valid combination"),
               std::string::npos)
@@ -172,7 +154,7 @@ TEST(MatrixMarketRules, PatternSkewSymmetricIsRefused) {
 // ---------------------------------------------------------------- lines, comments, numbers
 
 TEST(MatrixMarketRules, IndentedCommentIsAComment) {
-    const CooMatrix A = parse(
+    const CooMatrix A = parse_text(
         "  %%MatrixMarket matrix coordinate real general\n   % indented comment\n\t%tab\n2 2 1\n  % between\n1 1 3\n");
 
     ASSERT_EQ(A.nnz(), 1);
@@ -181,7 +163,7 @@ TEST(MatrixMarketRules, IndentedCommentIsAComment) {
 
 TEST(MatrixMarketRules, PlusSignsAndSubnormalsAreRead) {
     const CooMatrix A =
-        parse("%%MatrixMarket matrix coordinate real general\n+2 2 3\n1 1 +1.5E+00\n1 2 1e-400\n2 2 -4.9e-324\n");
+        parse_text("%%MatrixMarket matrix coordinate real general\n+2 2 3\n1 1 +1.5E+00\n1 2 1e-400\n2 2 -4.9e-324\n");
 
     ASSERT_EQ(A.nnz(), 3);
     EXPECT_EQ(A.rows, 2);
@@ -191,18 +173,18 @@ TEST(MatrixMarketRules, PlusSignsAndSubnormalsAreRead) {
 }
 
 TEST(MatrixMarketRules, OverflowingValueIsRefused) {
-    const std::string message = error_of("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e400\n");
+    const std::string message = read_error_of("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e400\n");
 
     EXPECT_NE(message.find("test.mtx:3: value '1e400' is beyond the range of double"), std::string::npos) << message;
 }
 
 TEST(MatrixMarketRules, OverlongLineIsRefusedWithItsNumber) {
-    kit::ReadOptions opt = budget(kTiB);
+    kit::ReadOptions opt = read_budget();
     opt.max_line = 64;
     const std::string text = "%%MatrixMarket matrix coordinate real general\n% " + std::string(100, 'x') + "\n1 1 0\n";
 
-    const std::string message = error_of(text, opt);
-    const std::string no_newline = error_of(std::string(5000000, '\0'));
+    const std::string message = read_error_of(text, opt);
+    const std::string no_newline = read_error_of(std::string(5000000, '\0'));
 
     EXPECT_NE(message.find("test.mtx:2: line is longer than 64 bytes"), std::string::npos) << message;
     EXPECT_NE(no_newline.find("test.mtx:1: line is longer than 1048576 bytes"), std::string::npos) << no_newline;
@@ -213,7 +195,7 @@ TEST(MatrixMarketRules, OverlongLineIsRefusedWithItsNumber) {
 TEST(MatrixMarketLimits, SizeLineWhoseVectorsCannotFitIsRefusedUpFront) {
     const std::string text = "%%MatrixMarket matrix coordinate real general\n1000000000 1 1\n1 1 1\n";
 
-    const std::string message = error_of(text, budget(count_t{1} << 30));
+    const std::string message = read_error_of(text, read_budget(count_t{1} << 30));
 
     EXPECT_NE(message.find("test.mtx:2: a 1000000000 x 1 matrix needs 7.5 GiB for its vectors x and y alone"),
               std::string::npos)
@@ -226,7 +208,7 @@ TEST(MatrixMarketLimits, EntriesBeyondTheBudgetAreRefusedWhileReading) {
     for (int k = 0; k < 20; ++k) text += "1 1 1\n";
 
     // room for the vectors and 10 entries
-    const std::string message = error_of(text, budget(10 * kit::kBytesPerEntryPeak));
+    const std::string message = read_error_of(text, read_budget(10 * kit::kBytesPerEntryPeak));
 
     EXPECT_NE(message.find("test.mtx:13: the entries read so far (10) need"), std::string::npos) << message;
 }
@@ -238,7 +220,7 @@ TEST(MatrixMarketLimits, HugeDeclaredSizeWithFewEntriesCostsMemoryOfTheEntries) 
 
     // the vectors alone would be 32 GiB; reading and the statistics must not come near that
     const int status = exit_status_within(count_t{1} << 30, [&] {
-        const CooMatrix A = parse(text);
+        const CooMatrix A = parse_text(text);
         const kit::MatrixStats s = kit::compute_stats(A);
         if (s.diagonals != 1 || s.empty_rows != 2147483645 || s.max_row != 1 || s.min_row != 0) return 1;
         return kit::bcsr_fill_ratio(A, 4, 4) == 16.0 ? 0 : 2;
@@ -316,7 +298,7 @@ TEST(MatrixMarketInputs, PipeIsRead) {
     CooMatrix A;
     std::string error;
     try {
-        A = kit::read_matrix_market(fifo, nullptr, budget(kTiB));
+        A = kit::read_matrix_market(fifo, nullptr, read_budget());
     } catch (const std::exception& e) {
         error = e.what();
     }
@@ -357,7 +339,7 @@ TEST(MatrixMarketInputs, GzipIsReadWhateverTheName) {
     std::ofstream(path, std::ios::binary) << gzip(kExample);
     kit::MatrixMarketInfo info;
 
-    const CooMatrix A = kit::read_matrix_market(path, &info, budget(kTiB));
+    const CooMatrix A = kit::read_matrix_market(path, &info, read_budget());
 
     EXPECT_EQ(info.compression, "gzip");
     ASSERT_EQ(A.nnz(), 9);
@@ -368,7 +350,7 @@ TEST(MatrixMarketInputs, ConcatenatedGzipMembersReadAsOneFile) {
     const std::string text(kExample);
     const std::size_t cut = text.find("3 1 5");
 
-    const CooMatrix A = parse(gzip(text.substr(0, cut)) + gzip(text.substr(cut)));
+    const CooMatrix A = parse_text(gzip(text.substr(0, cut)) + gzip(text.substr(cut)));
 
     EXPECT_EQ(A.nnz(), 9);
 }
@@ -378,8 +360,8 @@ TEST(MatrixMarketInputs, TruncatedOrCorruptGzipNamesTheLine) {
     std::string corrupt = gz;
     corrupt[gz.size() / 2] ^= 0x55;
 
-    const std::string truncated = error_of(gz.substr(0, gz.size() - 10));
-    const std::string damaged = error_of(corrupt);
+    const std::string truncated = read_error_of(gz.substr(0, gz.size() - 10));
+    const std::string damaged = read_error_of(corrupt);
 
     EXPECT_NE(truncated.find("test.mtx:"), std::string::npos) << truncated;
     EXPECT_NE(truncated.find("gzip data ends early"), std::string::npos) << truncated;
@@ -387,7 +369,7 @@ TEST(MatrixMarketInputs, TruncatedOrCorruptGzipNamesTheLine) {
 }
 #else
 TEST(MatrixMarketInputs, GzipWithoutZlibSaysWhatToInstall) {
-    const std::string message = error_of(std::string("\x1f\x8b\x08\x00", 4) + "rest");
+    const std::string message = read_error_of(std::string("\x1f\x8b\x08\x00", 4) + "rest");
 
     EXPECT_NE(message.find("test.mtx:1: gzip-compressed input, but this build has no zlib: install zlib1g-dev"),
               std::string::npos)
@@ -404,7 +386,7 @@ TEST(MatrixMarketInputs, Bzip2IsRead) {
     out.resize(out_len);
     kit::MatrixMarketInfo info;
 
-    const CooMatrix A = parse(out, &info);
+    const CooMatrix A = parse_text(out, &info);
 
     EXPECT_EQ(info.compression, "bzip2");
     EXPECT_EQ(A.nnz(), 9);
@@ -413,9 +395,9 @@ TEST(MatrixMarketInputs, Bzip2IsRead) {
 
 TEST(MatrixMarketInputs, OtherCompressionsSayHowToDecompress) {
     const std::string xz =
-        error_of(std::string("\xfd"
-                             "7zXZ\0rest",
-                             10));
+        read_error_of(std::string("\xfd"
+                                  "7zXZ\0rest",
+                                  10));
 
     EXPECT_NE(xz.find("test.mtx:1: xz-compressed input: decompress it first"), std::string::npos) << xz;
 }
@@ -427,7 +409,7 @@ TEST(MatrixMarketRules, WrittenRandomMatrixReadsBackExactly) {
     std::ostringstream out;
     kit::write_matrix_market(out, A);
 
-    const CooMatrix B = parse(out.str());
+    const CooMatrix B = parse_text(out.str());
 
     EXPECT_EQ(B.row_idx, A.row_idx);
     EXPECT_EQ(B.col_idx, A.col_idx);
@@ -453,9 +435,9 @@ TEST(MatrixMarketRules, NormalizeSortsShuffledEntriesAndSumsInFileOrder) {
 TEST(MatrixMarketRules, LongDigitStringsInIndicesAreReportedNotOverflowed) {
     // found by the fuzz target: a 19-digit index overflowed the fast path's accumulator
     const std::string nineteen =
-        error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1511111111111111111 1 1\n");
+        read_error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1511111111111111111 1 1\n");
     const std::string twenty =
-        error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 15111111111111111111 1\n");
+        read_error_of("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 15111111111111111111 1\n");
 
     EXPECT_NE(nineteen.find("test.mtx:3: row index 1511111111111111111 is out of range 1..2"), std::string::npos)
         << nineteen;

@@ -66,6 +66,19 @@ std::optional<std::string> range_problem(const CooMatrix& A, const std::vector<d
 
 }  // namespace
 
+ReadOptions checked_run_read_options() {
+    // Per row: the Reference's y, answer and two tolerances (4 doubles); the row bounds computed on
+    // the way (RowBounds: 3); the kernel's copy of y, its result and the result in double (3); and
+    // a row pointer. Per column: the Reference's x and the kernel's copy.
+    constexpr double kRowDoubles = 4 + 3 + 3;
+    constexpr double kColDoubles = 2;
+    ReadOptions opt;
+    opt.row_bytes = kRowDoubles * sizeof(double) + sizeof(count_t);
+    opt.col_bytes = kColDoubles * sizeof(double);
+    opt.row_use = "its vectors, the oracle's answer and tolerances, and the kernel's copies";
+    return opt;
+}
+
 Reference::Reference(CooMatrix A, std::vector<double> x, std::vector<double> y)
     : A_(std::move(A)), x_(std::move(x)), y_(std::move(y)) {
     expected_ = oracle_spmv(A_, x_, y_);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "formats/coo.hpp"
+#include "io/matrix_market.hpp"
 #include "check/oracle.hpp"
 #include "registry/variants.hpp"
 
@@ -42,6 +43,12 @@ enum class Comparison {
     bound,  ///< each row within the bound of spmv_tolerance (any summation order passes)
     exact   ///< every row equal (tier 1: small integers are exact in float and double)
 };
+
+/// @brief The read limits of a program that checks variants against a Reference (spmv-kit run):
+/// what it allocates per declared row and column besides the entries, so that the reader
+/// refuses a size line that cannot fit before anything is allocated.
+/// @return ReadOptions with row_bytes, col_bytes and row_use set; the budget left at its default
+ReadOptions checked_run_read_options();
 
 /// @brief The oracle's answer for one problem, computed once, and the tolerance of each precision.
 ///

@@ -22,29 +22,24 @@ const CooMatrix& row_major(const CooMatrix& A, CooMatrix& scratch) {
     return scratch;
 }
 
-/// Distinct block columns of width C among sorted columns (C a constant: no division instruction).
-template <int C>
-count_t distinct_block_cols(const index_t* cols, std::size_t n) {
+/// Distinct block columns among sorted columns, a column's block being block_of(col). The
+/// caller's block_of divides by a constant where it can (no division instruction in the loop).
+template <class BlockOf>
+count_t distinct_block_cols(const index_t* cols, std::size_t n, BlockOf block_of) {
     count_t blocks = 0;
     index_t last = -1;
     for (std::size_t k = 0; k < n; ++k) {
-        const index_t b = cols[k] / C;
+        const index_t b = block_of(cols[k]);
         blocks += b != last;
         last = b;
     }
     return blocks;
 }
 
-/// Distinct block columns of width c among sorted columns, for any c >= 1.
-count_t distinct_block_cols_any(const index_t* cols, std::size_t n, int c) {
-    count_t blocks = 0;
-    index_t last = -1;
-    for (std::size_t k = 0; k < n; ++k) {
-        const index_t b = cols[k] / c;
-        blocks += b != last;
-        last = b;
-    }
-    return blocks;
+/// Block columns of width C, a compile-time constant.
+template <int C>
+count_t distinct_block_cols(const index_t* cols, std::size_t n) {
+    return distinct_block_cols(cols, n, [](index_t col) { return col / C; });
 }
 
 /// Calls fn(cols, count) once per nonempty block row of r rows of a row-major A, with the
@@ -133,8 +128,9 @@ count_t nonempty_blocks(const CooMatrix& A_in, int r, int c) {
         return blocks[c - 1];
     }
     count_t blocks = 0;
-    for_each_block_row(
-        A, r, [&](const index_t* cols, std::size_t count) { blocks += distinct_block_cols_any(cols, count, c); });
+    for_each_block_row(A, r, [&](const index_t* cols, std::size_t count) {
+        blocks += distinct_block_cols(cols, count, [c](index_t col) { return col / c; });
+    });
     return blocks;
 }
 
