@@ -5,7 +5,8 @@
 #   make bench SIZE=tiny OUT=dir    choose the matrix sizes and where the results go
 #   make bench BENCH_ARGS='--benchmark_filter=stencil --repeats=50'
 #   make bench-info                 what `make bench` would run here, and what it leaves out; runs nothing
-#   make bench-plot OUT=dir         redraw the plots from dir/bench.json
+#   make bench-plot OUT=dir         redraw the plots from dir/bench.json (else dir/summary.csv)
+#   make bench-plot                 the same from build/bench, else the newest bench/results/ run that has one
 #
 # Without a CUDA device (no nvcc, or no GPU on this machine), BENCH_QUICK=auto makes `make bench`
 # a quick host run of a few minutes: SIZE=tiny (unless SIZE is given), BENCH_QUICK_REPEATS cold
@@ -62,14 +63,14 @@ else \
   echo "bench: full run: SIZE=$$size (auto: large with a CUDA device), $(PRECISION), reader benchmark at $$nnz entries$(if $(BENCH_ARGS), BENCH_ARGS=$(BENCH_ARGS))"; \
 fi
 endef
-# Draws the plots from $(1)/bench.json with the first python3 that has matplotlib; the status is plot.py's.
+# Draws the plots from the first of $(1) that holds a run (its bench.json, else its summary.csv; a
+# folder of runs such as bench/results: its newest run that has one), with the first python3 that
+# has matplotlib; plot.py names the folders it skipped and why. The status is plot.py's.
 define bench_plot
-if [ ! -s $(1)/bench.json ]; then \
-  echo "bench: no plots: $(1)/bench.json is missing (bench-plot draws from the bench.json that make bench writes; OUT=dir names its folder)" >&2; exit 2; fi; \
 plotted=; for py in python3 /usr/bin/python3; do \
-  if $$py -c 'import matplotlib' 2>/dev/null; then $$py bench/analysis/plot.py $(1)/bench.json $(1); plotted=$$?; break; fi; \
+  if $$py -c 'import matplotlib' 2>/dev/null; then $$py bench/analysis/plot.py $(1); plotted=$$?; break; fi; \
 done; \
-[ -n "$$plotted" ] || echo "bench: plots skipped: matplotlib not found (make deps installs python3-matplotlib); later: make bench-plot OUT=$(1)"; \
+[ -n "$$plotted" ] || echo "bench: plots skipped: matplotlib not found (make deps installs python3-matplotlib); later: make bench-plot OUT=$(firstword $(1))"; \
 [ "$${plotted:-0}" = 0 ]
 endef
 # Google Benchmark from where the Makefile found it (make deps-info). cuSPARSE and cuBLAS only
@@ -110,9 +111,9 @@ bench-info:
 	@$(bench_plan); $(bench_say_plan); \
 	  if [ "$(HAVE_BENCHMARK)" != 1 ]; then echo "bench: Google Benchmark $(BENCHMARK_WHY)"; fi
 
-## bench-plot     draw the PNG plots from OUT=dir/bench.json (needs python3-matplotlib)
+## bench-plot     draw the PNG plots from OUT=dir/bench.json or summary.csv; no OUT: build/bench, else the newest bench/results/ run (needs python3-matplotlib)
 bench-plot:
-	@$(call bench_plot,$(BENCH_OUT))
+	@$(call bench_plot,$(BENCH_OUT) $(if $(filter command line,$(origin OUT)),,bench/results))
 
 ## bench-validate  event times and bytes models against Nsight Compute on a fixed subset (GPU, ncu): OUT=dir
 bench-validate:
