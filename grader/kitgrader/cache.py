@@ -45,7 +45,9 @@ def _kit_files(kit_root):
             continue
         for dirpath, dirnames, filenames in os.walk(top):
             rel_dir = Path(dirpath).relative_to(kit_root).as_posix()
-            dirnames[:] = sorted(d for d in dirnames if f"{rel_dir}/{d}" not in SKIP_PARTS and d != "__pycache__")
+            # matrices/ subfolders hold downloads for the benchmark (matrices/download, collect-real)
+            dirnames[:] = sorted(d for d in dirnames if f"{rel_dir}/{d}" not in SKIP_PARTS and d != "__pycache__"
+                                 and rel_dir != "matrices")
             out.extend(f"{rel_dir}/{f}" for f in sorted(filenames))
     return out
 
@@ -150,12 +152,16 @@ class Cache:
                     os.chmod(os.path.join(dirpath, f), 0o644)
 
     def _sync_public_matrices(self):
-        """public-matrices/ made equal to the kit's matrices/ (only that folder), plus lab 05's
-        shipped BCSR profile, the one other file the tests read at run time."""
+        """public-matrices/ made of the kit's matrices/*.mtx (the files the tests read; not the
+        subfolders, where matrices/download and matrices/collect-real put gigabytes for the
+        benchmark), plus lab 05's shipped BCSR profile, the one other file the tests read at run time."""
         src = self.kit / "matrices"
         tmp = self.dir / ".public-matrices.new"
         shutil.rmtree(tmp, ignore_errors=True)
-        shutil.copytree(src, tmp, symlinks=False)
+        tmp.mkdir(parents=True)
+        for f in sorted(src.glob("*.mtx")):
+            if f.is_file() and not f.is_symlink():
+                shutil.copyfile(f, tmp / f.name)
         profile = self.kit / "labs" / "05-bcsr" / "profile_default.txt"
         if profile.is_file():
             shutil.copyfile(profile, tmp / PUBLIC_BCSR_PROFILE)

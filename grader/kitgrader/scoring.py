@@ -61,6 +61,11 @@ def _suite(name):
     return name.split(".")[0].split("/")[0]
 
 
+def _first_clause(reason):
+    """'kit built without CUDA (nvcc not found at build time)' of a skip reason, without the advice after ';'."""
+    return (reason or "no reason given").split(";", 1)[0].strip()
+
+
 def _apply_gates(lab, tests):
     """A failed gate (a CUDA step's GPU floor) takes the points of every other test of its
     suite, over every type of a typed suite: a CPU loop behind a CUDA launcher computes the
@@ -108,8 +113,11 @@ def score_lab(lab, outcomes=None, build_error=None, kit_error=None, rejected=Non
                 entry.update(status="failed", message=f"skipped, although its backend ({backend}) runs here: "
                              f"{o.message}")
             elif o.status == "skipped":
+                # The kit's skip reason advises a user ("install the CUDA Toolkit and rebuild"): a
+                # student graded here can do nothing about it, so only the fact is kept.
                 where = "graded on a GPU node" if t.gpu else "graded where its backend runs"
-                entry.update(status="not_run", message=f"not run here ({where}): {o.message}")
+                entry.update(status="not_run", message=f"not run here: this grading machine cannot run {backend} "
+                             f"({_first_clause(o.message)}); {where}")
             else:
                 entry.update(status="failed", message=o.message or "failed")
         tests.append(entry)
