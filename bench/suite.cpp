@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "check/checked_run.hpp"
 #include "io/block_fem.hpp"
 #include "io/generators.hpp"
 #include "core/kit_error.hpp"
@@ -135,7 +136,7 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
     for (const std::string& file : mtx_files(suitesparse_dir)) {
         const std::string path = suitesparse_dir + "/" + file;
         add("ss_" + file.substr(0, file.size() - 4), "suitesparse", {}, mtx_entries(path),
-            [path] { return kit::read_matrix_market(path); });
+            [path] { return kit::read_matrix_market(path, nullptr, kit::checked_run_read_options()); });
     }
     return s;
 }
