@@ -32,7 +32,7 @@ void cusparse_check(cusparseStatus_t s, const char* call, const char* file, int 
 }
 #define CUSPARSE_CHECK(call) cusparse_check((call), #call, __FILE__, __LINE__)
 
-/// The cuSPARSE handle the four variants share: made on the first run, destroyed with the
+/// The cuSPARSE handle the five variants share: made on the first run, destroyed with the
 /// last variant that holds it (the variant lists live in main or in a sweep, while CUDA is
 /// still up, so no release call is needed).
 class Handle {
@@ -302,6 +302,53 @@ kit::RunResult run_bsr(Handle& handle, const kit::CooMatrix& A, const std::vecto
     return out;
 }
 
+// ------------------------------------------------------------------ sliced ELL
+
+/// Keys of the sliced-ELL baseline's tunables (declared once, in sell_tunables()): the slice
+/// size, and the window in which the kit sorts rows before cuSPARSE sees them.
+const std::string kSellSlice = "cusparse_sell_slice";
+const std::string kSellSigma = "cusparse_sell_sigma";
+
+/// The tunables cusparse-sell reads: absent, the kit's own defaults (kit::kSellDefaultC and
+/// kSellDefaultSigma), so that the baseline and the kit's "sell" kernel store the same arrays.
+std::vector<kit::Tunable> sell_tunables() {
+    return {{kSellSlice, 1, kit::kSellMaxC, "rows per slice (absent: the kit's default C, 32)", true},
+            {kSellSigma, 1, kit::kSellMaxSigma,
+             "window in which rows are sorted by length before the upload, 1 or a multiple of the slice "
+             "(1: cuSPARSE's plain sliced ELL; absent: the kit's default sigma)",
+             true}};
+}
+
+/// cuSPARSE's sliced ELL holds no row permutation: it is given the kit's SELL-C-sigma arrays
+/// (the same slices, padding column -1, column-major in each slice) and computes the sorted
+/// rows, so y is permuted before the run and back after it, outside the timed calls.
+template <class T>
+kit::RunResult run_sell(Handle& handle, const kit::CooMatrix& A, const std::vector<double>& x,
+                        const std::vector<double>& y, const kit::RunOptions& opt) {
+    const kit::Sell<T> host = kit::Sell<T>::from_coo(A, {opt.tunable(kSellSlice), opt.tunable(kSellSigma)});
+    const kit::DeviceSell<T> dev(host);
+    std::vector<double> y_sorted(y.size());
+    for (std::size_t p = 0; p < host.perm.size(); ++p) y_sorted[p] = y[host.perm[p]];
+    cusparseSpMatDescr_t mat = nullptr;
+    CUSPARSE_CHECK(cusparseCreateSlicedEll(&mat, host.rows, host.cols, host.nnz(), host.slots(), host.C,
+                                           const_cast<index_t*>(dev.chunk_ptr.data()),
+                                           const_cast<index_t*>(dev.col_idx.data()), const_cast<T*>(dev.vals.data()),
+                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                           value_type<T>()));
+    GenericSpmv<T> spmv(handle.get(), mat, CUSPARSE_SPMV_SELL_ALG1, host.cols, host.rows);
+    kit::RunResult out = kit::run_on_cuda<T>(x, y_sorted, opt, [&](const T* xp, T* yp) { spmv(xp, yp); });
+    std::vector<double> y_back(out.y.size());
+    for (std::size_t p = 0; p < host.perm.size(); ++p) y_back[host.perm[p]] = out.y[p];
+    out.y = std::move(y_back);
+    // The kit's SELL model less what cuSPARSE does not read: the chunk widths and the permutation.
+    out.bytes = kit::sell_bytes_of(host, sizeof(T)) - static_cast<count_t>(host.chunks()) * 4 -
+                static_cast<count_t>(host.rows) * 4;
+    out.note = "slice " + std::to_string(host.C) + ", rows sorted by the kit in windows of " +
+               std::to_string(host.sigma) + " (y permuted outside the timed calls), beta " +
+               kit::format_fill(host.beta());
+    return out;
+}
+
 /// A variant's run function: `run(tag, handle, A, x, y, opt)` in the options' precision, on the
 /// handle every cuSPARSE variant shares.
 template <class Run>
@@ -334,6 +381,11 @@ void add_cusparse_variants(std::vector<kit::Variant>& out) {
                    on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y,
                                         const auto& opt) { return run_bsr<decltype(tag)>(h, A, x, y, opt); })});
     out.back().tunables = bsr_tunables();
+    out.push_back({"cusparse-sell", Backend::cuda, "cusparse", 0,
+                   "cuSPARSE SpMV on sliced ELL (SELL_ALG1), the kit's slices and row order",
+                   on_handle(handle, [](auto tag, Handle& h, const auto& A, const auto& x, const auto& y,
+                                        const auto& opt) { return run_sell<decltype(tag)>(h, A, x, y, opt); })});
+    out.back().tunables = sell_tunables();
 }
 
 }  // namespace bench

@@ -10,10 +10,14 @@
 ///                        square b x b blocks, b picked from {2,3,4,5,6,8} by the smallest
 ///                        BCSR bytes model (or forced by its one tunable, declared in its
 ///                        Variant::tunables), refused above fill 3
+/// - `cusparse-sell`:     generic cusparseSpMV on sliced ELL (CUSPARSE_SPMV_SELL_ALG1), given the
+///                        kit's SELL-C-sigma arrays (kit::Sell, same C and sigma as the kit's
+///                        "sell" kernel by default; its own two tunables force them), y permuted
+///                        into the sorted row order and back outside the timed calls
 /// Each calls cusparseSpMV_preprocess once before the checked run. Timing, warm-up, L2
 /// flush and the median are the kit's (kit::run_on_cuda), so a kernel and its baseline are
 /// measured by the same code. alpha = beta = 1 gives the kit's y <- y + A x.
-/// The four share one cuSPARSE handle, made on their first run and destroyed with the last of
+/// The five share one cuSPARSE handle, made on their first run and destroyed with the last of
 /// them: keep the variant list alive no longer than CUDA (a local in main does).
 #pragma once
 
@@ -23,7 +27,7 @@
 
 namespace bench {
 
-/// @brief Appends the four cuSPARSE variants. @param out [in,out] variant list
+/// @brief Appends the five cuSPARSE variants. @param out [in,out] variant list
 void add_cusparse_variants(std::vector<kit::Variant>& out);
 
 }  // namespace bench

@@ -1,6 +1,6 @@
 /// @file device_formats.hpp
 /// @brief Every format copied to the GPU (COO, CSR, CSR with its merge path, dense, DIA, ELL, HYB,
-/// BCSR, CSR5), with the views kernels take.
+/// BCSR, CSR5, SELL-C-sigma), with the views kernels take.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include "formats/dense.hpp"
 #include "formats/dia.hpp"
 #include "formats/hyb.hpp"
+#include "formats/sell.hpp"
 #include "gpu/device_buffer.hpp"
 
 namespace kit {
@@ -200,6 +201,34 @@ struct DeviceCsr5 {
         v.bit_flag = bit_flag.data();
         v.carry = carry.data();
         return v;
+    }
+};
+
+/// @brief SELL-C-sigma arrays in GPU memory.
+template <class T>
+struct DeviceSell {
+    index_t rows = 0;                   ///< number of rows
+    index_t cols = 0;                   ///< number of columns
+    index_t C = 0;                      ///< rows per chunk
+    DeviceBuffer<index_t> chunk_ptr;    ///< chunks + 1 slot offsets
+    DeviceBuffer<index_t> chunk_width;  ///< slots per row of each chunk
+    DeviceBuffer<index_t> perm;         ///< the row stored at each position
+    DeviceBuffer<index_t> col_idx;      ///< columns, column-major within each chunk; -1 in padding
+    DeviceBuffer<T> vals;               ///< values, 0 in padding
+    /// @brief Uploads a host SELL-C-sigma matrix. @param h [in] host matrix
+    explicit DeviceSell(const Sell<T>& h)
+        : rows(h.rows),
+          cols(h.cols),
+          C(h.C),
+          chunk_ptr(h.chunk_ptr),
+          chunk_width(h.chunk_width),
+          perm(h.perm),
+          col_idx(h.col_idx),
+          vals(h.vals) {}
+    /// @brief View with device pointers.
+    SellView<T> view() const {
+        return {rows,           cols,        C,          static_cast<index_t>(chunk_width.size()), chunk_ptr.data(),
+                chunk_width.data(), perm.data(), col_idx.data(), vals.data()};
     }
 };
 

@@ -99,6 +99,15 @@ inline count_t csr5_bytes(count_t rows, count_t cols, count_t nnz, count_t tiles
            empty_offset_entries * 4;
 }
 
+/// @brief SELL-C-sigma: column index (4 B) and value per stored slot (padding included: the
+/// kernel reads it), each chunk's offset and width (4 B each, plus the closing offset), the
+/// row permutation (4 B per row: y is written through it), plus the vectors.
+/// @param rows [in] rows  @param cols [in] columns  @param chunks [in] chunks
+/// @param slots [in] stored slots, padding included  @param value_bytes [in] sizeof(T)
+inline count_t sell_bytes(count_t rows, count_t cols, count_t chunks, count_t slots, count_t value_bytes) {
+    return slots * (4 + value_bytes) + (2 * chunks + 1) * 4 + rows * 4 + vector_bytes(rows, cols, value_bytes);
+}
+
 /// @brief Dense (GEMV): all rows*cols values, however many are zero (padding rows of lda > rows
 /// are not read), plus the vectors: x read once, y read and written once.
 /// @param rows [in] rows of the matrix as stored  @param cols [in] columns as stored
@@ -178,6 +187,13 @@ template <class Matrix>
 count_t csr5_bytes_of(const Matrix& m, count_t value_bytes, count_t descriptor_bits = 64) {
     return csr5_bytes(m.rows, m.cols, m.nnz(), m.tiles(), static_cast<count_t>(m.tile_desc.size()), descriptor_bits,
                       static_cast<count_t>(m.empty_offset_ptr.size() + m.empty_offset.size()), value_bytes);
+}
+
+/// @brief SELL-C-sigma bytes of a SELL container (rows, cols, chunks(), slots()).
+/// @param m [in] matrix  @param value_bytes [in] sizeof(T)
+template <class Matrix>
+count_t sell_bytes_of(const Matrix& m, count_t value_bytes) {
+    return sell_bytes(m.rows, m.cols, m.chunks(), m.slots(), value_bytes);
 }
 
 /// @brief Floating-point operations of one SpMV: a multiply and an add per entry.

@@ -1,0 +1,30 @@
+/// @file sell_kernels.hpp
+/// @brief Lab 11 signatures: SELL-C-sigma SpMV on the CPU and on CUDA.
+///
+/// Both compute y <- y + A x for A stored as SELL-C-sigma (sell.hpp): position p = c * C + lane
+/// of chunk c holds row perm[p], whose slot k lives at chunk_ptr[c] + k * C + lane. Padding
+/// slots (column < 0, value 0) fill each row up to its chunk's width, and the last chunk's
+/// lanes p >= rows hold no row at all.
+#pragma once
+
+#include "formats/sell.hpp"
+
+namespace kit::cpu {
+/// @brief y <- y + A x on the CPU: chunk by chunk, lane by lane, over the chunk's width
+/// slots, skipping padding, each sum added to y[perm[p]].
+/// @param A [in] SELL-C-sigma matrix (host pointers)  @param x [in] A.cols values
+/// @param y [in,out] A.rows values
+template <class T>
+void sell_spmv(SellView<T> A, const T* x, T* y);
+}  // namespace kit::cpu
+
+namespace kit::cuda {
+/// @brief One thread per position p < rows: each thread computes the row perm[p] over its
+/// chunk's width slots (at chunk_ptr[c] + k * C + lane: consecutive lanes read consecutive
+/// addresses) and adds it to y[perm[p]]. Correct for any C; with C a multiple of 32 a warp
+/// never spans two chunks, so its threads run the same number of slots.
+/// @param A [in] SELL-C-sigma matrix (device pointers)  @param x [in] device x
+/// @param y [in,out] device y
+template <class T>
+void sell_spmv(SellView<T> A, const T* x, T* y);
+}  // namespace kit::cuda

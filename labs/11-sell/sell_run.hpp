@@ -1,0 +1,75 @@
+/// @file sell_run.hpp
+/// @brief What lab 11's variants share: the tunables sell_c and sell_sigma (declared here
+/// once), the conversions (with the options' C and sigma, or with choose_sell's pick), the
+/// bytes model and the note; the arguments of kit::cpu_variant and kit::cuda_variant besides
+/// the kernel call.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/sell.hpp"
+#include "measure/bytes_model.hpp"
+#include "registry/variants.hpp"
+#include "sell_tuner.hpp"
+
+namespace kit {
+
+/// @brief Key of the chunk height C in RunOptions::tunables.
+inline const std::string kSellC = "sell_c";
+/// @brief Key of the sorting window sigma in RunOptions::tunables.
+inline const std::string kSellSigma = "sell_sigma";
+
+/// @brief The declarations of C and sigma, for Variant::tunables: one place for names and ranges.
+inline std::vector<Tunable> sell_tunables() {
+    return {{kSellC, 1, kSellMaxC, "rows per chunk C (absent: 32, a warp; sell-auto: its pick); on CUDA a multiple of 32 for speed", true},
+            {kSellSigma, 1, kSellMaxSigma,
+             "sorting window sigma in rows, 1 or a multiple of C (absent: 256 or C; sell-auto: its pick)", true}};
+}
+
+/// @brief Converts the hub to SELL-C-sigma with the options' C and sigma (absent: the defaults).
+struct SellForRun {
+    /// @brief Sell<T>::from_coo(A, {sell_c, sell_sigma}). @param A [in] hub matrix
+    /// @param opt [in] run options  @param tag [in] T{}, the working precision
+    template <class T>
+    Sell<T> operator()(const CooMatrix& A, const RunOptions& opt, T tag) const {
+        (void)tag;
+        return Sell<T>::from_coo(A, {opt.tunable(kSellC), opt.tunable(kSellSigma)});
+    }
+};
+
+/// @brief Converts the hub to SELL-C-sigma with the (C, sigma) that sell::choose_sell picks
+/// from the row lengths; a C or sigma set in the options replaces the pick (as SellForRun).
+struct SellAutoForRun {
+    /// @brief Sell<T>::from_coo(A, choose_sell's pick). @param A [in] hub matrix
+    /// @param opt [in] run options  @param tag [in] T{}, the working precision
+    template <class T>
+    Sell<T> operator()(const CooMatrix& A, const RunOptions& opt, T tag) const {
+        (void)tag;
+        const int C = opt.tunable(kSellC), sigma = opt.tunable(kSellSigma);
+        // A pick's sigma suits its own C only, so a C or sigma set by hand replaces both.
+        if (C > 0 || sigma > 0) return Sell<T>::from_coo(A, {C, sigma});
+        const sell::SellChoice pick = sell::choose_sell(sell_row_lengths(A), A.cols, sizeof(T));
+        return Sell<T>::from_coo(A, {pick.best.C, pick.best.sigma});
+    }
+};
+
+/// @brief The bytes model of a SELL run (sell_bytes_of), as the `bytes` argument.
+struct SellBytes {
+    /// @brief Bytes per SpMV. @param m [in] the converted matrix  @param value_bytes [in] sizeof(T)
+    template <class T>
+    count_t operator()(const Sell<T>& m, count_t value_bytes) const {
+        return sell_bytes_of(m, value_bytes);
+    }
+};
+
+/// @brief The note of a SELL run (C, sigma, chunks, slots, beta), as the `describe` argument.
+struct SellNote {
+    /// @brief describe_layout(m). @param m [in] the converted matrix
+    template <class T>
+    std::string operator()(const Sell<T>& m) const {
+        return describe_layout(m);
+    }
+};
+
+}  // namespace kit

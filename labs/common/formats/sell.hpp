@@ -1,0 +1,145 @@
+/// @file sell.hpp
+/// @brief SELL-C-sigma (Kreutzer, Hager, Wellein, Fehske and Bishop, SIAM J. Sci. Comput.
+/// 36(5), 2014), with the conversions from and to the COO hub.
+///
+/// ELL pads every row to the longest row of the matrix; SELL-C-sigma pads only inside chunks
+/// of C consecutive rows, after sorting the rows by length (longest first) inside windows of
+/// sigma rows, so that rows of similar length share a chunk. Each chunk is an ELL block of
+/// C rows stored column-major: slot k of the row in lane l of chunk c lives at
+/// chunk_ptr[c] + k * C + l. One thread per row (a warp per 32 lanes) then reads consecutive
+/// addresses at every k, as in ELL, but only as many slots as its own chunk needs.
+///
+/// Worked example, the kit's 4x4 matrix with C = 2 and sigma = 4 (row lengths 2 2 3 2):
+/// sorting the one window longest first (ties keep their order) gives perm = [2 0 1 3],
+/// so chunk 0 holds rows 2 and 0 (width 3) and chunk 1 rows 1 and 3 (width 2).
+/// @code
+///     A = | 1 7 0 0 |   position p: 0   1  | 2   3       perm        = [2 0 | 1 3]
+///         | 0 2 8 0 |   row:        2   0  | 1   3       chunk_width = [3 | 2]
+///         | 5 0 3 9 |                                    chunk_ptr   = [0 6 10]
+///         | 0 6 0 4 |
+///
+///     chunk 0 (rows 2, 0):  slot 0: 5 1   slot 1: 3 7   slot 2: 9 *
+///     chunk 1 (rows 1, 3):  slot 0: 2 6   slot 1: 8 4
+///
+///     vals    = [5 1 3 7 9 * | 2 6 8 4]
+///     col_idx = [0 0 2 1 3 * | 1 1 2 3]      10 slots for 9 nonzeros: beta = 0.9
+/// @endcode
+/// `*` marks padding: value 0 and column Sell::kPadding (-1). The last chunk has C lanes
+/// even when fewer rows are left: lanes p >= rows are padding in every slot and have no
+/// entry in perm. A kernel skips padding by its column and writes y[perm[p]].
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "formats/coo.hpp"
+
+namespace kit {
+
+/// Rows per chunk when none is given: a warp, so that a chunk is one warp's work.
+inline constexpr index_t kSellDefaultC = 32;
+/// Sorting window when none is given: 8 chunks of the default C. Rows move at most 256
+/// positions, so x and y stay near their natural order (cache lines are shared by nearby
+/// rows), while a window still gathers rows of like length from 8 chunks.
+inline constexpr index_t kSellDefaultSigma = 256;
+/// Largest chunk height the kit accepts (a launch's thread block is independent of C).
+inline constexpr index_t kSellMaxC = 1024;
+/// Largest sorting window the kit accepts (larger windows are all a global sort here).
+inline constexpr index_t kSellMaxSigma = 1 << 24;
+
+/// @brief The two parameters of SELL-C-sigma; 0 means the default.
+struct SellParams {
+    index_t C = 0;      ///< rows per chunk (0: kSellDefaultC)
+    index_t sigma = 0;  ///< sorting window in rows: 1 (no sorting) or a multiple of C (0: the default, at least C)
+};
+
+/// @brief Limits that stop a SELL conversion before it exhausts memory.
+struct SellLimits {
+    double max_fill = 3.0;          ///< refuse if stored slots > max_fill * nnz + floor_slots
+    count_t floor_slots = 1 << 16;  ///< so that tiny matrices are never refused
+};
+
+/// @brief Non-owning view of a SELL-C-sigma matrix, as kernels take it.
+template <class T>
+struct SellView {
+    index_t rows;                ///< number of rows
+    index_t cols;                ///< number of columns
+    index_t C;                   ///< rows (lanes) per chunk
+    index_t chunks;              ///< ceil(rows / C)
+    const index_t* chunk_ptr;    ///< chunks + 1 offsets: chunk c's slots are [chunk_ptr[c], chunk_ptr[c+1])
+    const index_t* chunk_width;  ///< slots per row of each chunk (its longest row)
+    const index_t* perm;         ///< perm[p]: the row of A stored at position p = c * C + lane (p < rows)
+    const index_t* col_idx;      ///< col_idx[chunk_ptr[c] + k * C + lane]; -1 marks padding
+    const T* vals;               ///< vals[chunk_ptr[c] + k * C + lane]; 0 in padding
+};
+
+/// @brief The parameters a conversion uses for `p` (defaults filled in), checked: C in
+/// 1..kSellMaxC, sigma 1 or a multiple of C up to kSellMaxSigma. Throws kit::Error otherwise.
+/// @param p [in] requested parameters (0: default)
+SellParams sell_resolve(SellParams p);
+
+/// @brief The number of entries of every row of a normalized hub matrix.
+/// @param A [in] normalized hub matrix
+std::vector<index_t> sell_row_lengths(const CooMatrix& A);
+
+/// @brief SELL-C-sigma's row order: inside each window of sigma rows, rows sorted longest
+/// first, ties kept in their order (a stable sort), so sigma = 1 is the identity.
+/// @param row_lengths [in] entries per row  @param sigma [in] window (>= 1)
+/// @return perm, perm[p] = the row stored at position p
+std::vector<index_t> sell_row_order(const std::vector<index_t>& row_lengths, index_t sigma);
+
+/// @brief Owning host SELL-C-sigma container.
+template <class T>
+struct Sell {
+    /// Column index stored in a padding slot.
+    static constexpr index_t kPadding = -1;
+
+    index_t rows = 0;                  ///< number of rows
+    index_t cols = 0;                  ///< number of columns
+    index_t C = 0;                     ///< rows per chunk
+    index_t sigma = 0;                 ///< sorting window (1: rows in their order)
+    std::vector<index_t> chunk_ptr;    ///< chunks + 1 slot offsets
+    std::vector<index_t> chunk_width;  ///< slots per row of each chunk
+    std::vector<index_t> perm;         ///< rows values: the row stored at each position
+    std::vector<index_t> col_idx;      ///< columns, column-major within each chunk; kPadding in padding
+    std::vector<T> vals;               ///< values, in the same order; 0 in padding
+
+    /// @brief Sorts rows in windows of sigma, cuts chunks of C and pads each to its longest
+    /// row; throws ConversionRefused, with the figures (C, sigma, widest chunk, slots, nnz,
+    /// limit), when the padded size would exceed the limits, and kit::Error on bad parameters.
+    /// @param A [in] normalized hub matrix  @param params [in] C and sigma (0: defaults)
+    /// @param limits [in] fill limit
+    static Sell from_coo(const CooMatrix& A, SellParams params = {}, const SellLimits& limits = {});
+
+    /// @brief Converts back to the hub; padding is dropped, explicit zeros are kept.
+    CooMatrix to_coo() const;
+    /// @brief Number of chunks.
+    index_t chunks() const { return static_cast<index_t>(chunk_width.size()); }
+    /// @brief Stored slots, padding included.
+    count_t slots() const { return static_cast<count_t>(vals.size()); }
+    /// @brief Entries stored (not counting padding).
+    count_t nnz() const { return nnz_; }
+    /// @brief The paper's fill efficiency beta = nnz / stored slots (1.0: no padding at all).
+    double beta() const { return slots() ? static_cast<double>(nnz_) / static_cast<double>(slots()) : 1.0; }
+    /// @brief Stored slots / nnz, as the other formats' notes report it (1 / beta).
+    double fill() const { return nnz_ ? static_cast<double>(slots()) / static_cast<double>(nnz_) : 1.0; }
+    /// @brief Host view of the arrays.
+    SellView<T> view() const {
+        return {rows, cols, C, chunks(), chunk_ptr.data(), chunk_width.data(), perm.data(), col_idx.data(),
+                vals.data()};
+    }
+
+private:
+    count_t nnz_ = 0;  // entries stored, counted by the conversion
+};
+
+/// @brief The run note of a SELL matrix: "SELL-32-256: 3 chunks, 2880 slots, beta 0.9 (nonzeros / stored slots)".
+/// @param m [in] matrix
+template <class T>
+std::string describe_layout(const Sell<T>& m) {
+    return "SELL-" + std::to_string(m.C) + "-" + std::to_string(m.sigma) + ": " + std::to_string(m.chunks()) +
+           " chunks, " + std::to_string(m.slots()) + " slots, beta " + format_fill(m.beta()) +
+           " (nonzeros / stored slots)";
+}
+
+}  // namespace kit

@@ -1,0 +1,142 @@
+// The SELL-C-sigma container: the worked example of sell.hpp, the sort in windows of sigma,
+// round trips through the COO hub, the fill beta, bad parameters and the padding refusal.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/kit_error.hpp"
+#include "formats/sell.hpp"
+#include "io/generators.hpp"
+
+using kit::CooMatrix;
+using kit::index_t;
+using kit::Sell;
+
+namespace {
+
+CooMatrix normalized(CooMatrix A) {
+    A.normalize();
+    return A;
+}
+
+bool same_matrix(const CooMatrix& a, const CooMatrix& b) {
+    return a.rows == b.rows && a.cols == b.cols && a.row_idx == b.row_idx && a.col_idx == b.col_idx &&
+           a.vals == b.vals;
+}
+
+}  // namespace
+
+TEST(Sell, Example4x4HasTheArraysOfTheHeader) {
+    const auto m = Sell<float>::from_coo(normalized(kit::example4x4()), {2, 4});
+
+    EXPECT_EQ(m.C, 2);
+    EXPECT_EQ(m.sigma, 4);
+    EXPECT_EQ(m.perm, (std::vector<index_t>{2, 0, 1, 3}));
+    EXPECT_EQ(m.chunk_width, (std::vector<index_t>{3, 2}));
+    EXPECT_EQ(m.chunk_ptr, (std::vector<index_t>{0, 6, 10}));
+    EXPECT_EQ(m.vals, (std::vector<float>{5, 1, 3, 7, 9, 0, 2, 6, 8, 4}));
+    EXPECT_EQ(m.col_idx, (std::vector<index_t>{0, 0, 2, 1, 3, -1, 1, 1, 2, 3}));
+    EXPECT_EQ(m.nnz(), 9);
+    EXPECT_EQ(m.slots(), 10);
+    EXPECT_DOUBLE_EQ(m.beta(), 0.9);
+}
+
+TEST(Sell, DefaultsAreAWarpAndAWindowOfEightWarps) {
+    const auto m = Sell<double>::from_coo(normalized(kit::example4x4()));
+
+    EXPECT_EQ(m.C, kit::kSellDefaultC);
+    EXPECT_EQ(m.sigma, kit::kSellDefaultSigma);
+    EXPECT_EQ(m.chunks(), 1);
+    EXPECT_EQ(m.slots(), 3 * 32);  // the last chunk keeps C lanes: 28 of them hold no row
+    EXPECT_EQ(m.perm.size(), 4u);
+    EXPECT_EQ(kit::sell_resolve({128, 0}).sigma, 256);
+    EXPECT_EQ(kit::sell_resolve({512, 0}).sigma, 512);
+}
+
+TEST(Sell, SortsLongestFirstInsideEachWindowOnly) {
+    const std::vector<index_t> lengths = {1, 3, 2, 5, 4, 0, 4, 1};
+
+    EXPECT_EQ(kit::sell_row_order(lengths, 1), (std::vector<index_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(kit::sell_row_order(lengths, 4), (std::vector<index_t>{3, 1, 2, 0, 4, 6, 7, 5}));
+    EXPECT_EQ(kit::sell_row_order(lengths, 3), (std::vector<index_t>{1, 2, 0, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(kit::sell_row_order(lengths, 100), (std::vector<index_t>{3, 4, 6, 1, 2, 0, 7, 5}));
+}
+
+TEST(Sell, RoundTripsThroughTheHub) {
+    std::vector<std::pair<std::string, CooMatrix>> matrices = {
+        {"4x4", kit::example4x4()},
+        {"stencil2d 33x31", kit::generate_stencil2d(33, 31)},
+        {"random 300x200", kit::generate_random(300, 200, 7, 11)},
+        {"power law 3000", kit::generate_power_law(3000, 300, 1.0, 13)},
+        {"dense rows 1000", kit::generate_dense_rows(1000, 4, 2, 17)}};
+    CooMatrix empty_rows;  // rows 0..69 empty but one, and an explicit zero kept
+    empty_rows.rows = 70;
+    empty_rows.cols = 5;
+    empty_rows.add(33, 4, 0.0);
+    empty_rows.add(69, 0, 2.5);
+    matrices.emplace_back("70x5 mostly empty", empty_rows);
+    const std::vector<kit::SellParams> shapes = {{1, 1}, {2, 4}, {4, 1}, {32, 1}, {32, 256}, {64, 1 << 20}, {3, 9}};
+    for (auto& [name, A] : matrices) {
+        A.normalize();
+        for (const kit::SellParams p : shapes) {
+            const auto m = Sell<double>::from_coo(A, p);
+            EXPECT_TRUE(same_matrix(m.to_coo(), A)) << name << " C " << p.C << " sigma " << p.sigma;
+            EXPECT_EQ(m.nnz(), A.nnz()) << name;
+            EXPECT_EQ(m.chunk_ptr.back(), m.slots()) << name;
+            EXPECT_GE(m.slots(), A.nnz()) << name;
+        }
+    }
+}
+
+TEST(Sell, SortingNeverAddsPaddingWithinOneWindow) {
+    CooMatrix A = normalized(kit::generate_power_law(4096, 200, 1.0, 19));
+
+    const auto unsorted = Sell<double>::from_coo(A, {32, 1});
+    const auto sorted = Sell<double>::from_coo(A, {32, 4096});
+
+    EXPECT_LE(sorted.slots(), unsorted.slots());
+    EXPECT_GT(sorted.beta(), unsorted.beta());
+}
+
+TEST(Sell, RejectsBadParameters) {
+    const CooMatrix A = normalized(kit::example4x4());
+
+    EXPECT_THROW(Sell<double>::from_coo(A, {-1, 1}), kit::Error);
+    EXPECT_THROW(Sell<double>::from_coo(A, {kit::kSellMaxC * 2, 1}), kit::Error);
+    EXPECT_THROW(Sell<double>::from_coo(A, {4, 6}), kit::Error);  // sigma not a multiple of C
+    EXPECT_THROW(Sell<double>::from_coo(A, {4, -4}), kit::Error);
+    CooMatrix unsorted;  // entries out of row order: not normalized
+    unsorted.rows = unsorted.cols = 2;
+    unsorted.add(1, 0, 1.0);
+    unsorted.add(0, 1, 2.0);
+    EXPECT_THROW(Sell<double>::from_coo(unsorted, {2, 4}), kit::Error);
+    EXPECT_NO_THROW(Sell<double>::from_coo(A, {4, 1}));
+}
+
+TEST(Sell, RefusesPaddingBeyondTheLimitWithTheFigures) {
+    // One row of 2000 entries in each of 64 chunks, the others 1 entry: with sigma = C the
+    // sort cannot gather the long rows, so every chunk is 2000 wide.
+    CooMatrix A;
+    A.rows = 64 * 32;
+    A.cols = 2000;
+    for (index_t r = 0; r < A.rows; ++r) {
+        const index_t len = r % 32 == 0 ? 2000 : 1;
+        for (index_t c = 0; c < len; ++c) A.add(r, c, 1.0);
+    }
+    A.normalize();
+
+    try {
+        Sell<double>::from_coo(A, {32, 32});
+        FAIL() << "expected ConversionRefused";
+    } catch (const kit::ConversionRefused& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("C 32 and sigma 32"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("2000 slots wide"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("4096000 slots for 129984 nonzeros"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("limit 3 x nnz + 65536"), std::string::npos) << msg;
+    }
+    // A window over every row gathers the long rows into two chunks: accepted.
+    EXPECT_NO_THROW(Sell<double>::from_coo(A, {32, 64 * 32}));
+}
