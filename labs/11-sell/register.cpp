@@ -2,6 +2,7 @@
 // register_cuda.cu (steps 2 and 3). All read C and sigma from the tunables of sell_run.hpp.
 #include "sell_kernels.hpp"
 #include "sell_run.hpp"
+#include "sell_sweep.hpp"
 
 namespace kit {
 
@@ -15,6 +16,7 @@ void register_lab_11_sell(Registry& r) {
     r.add({"sell-auto", Backend::cpu, "11-sell", 3, "the CPU SELL loop, with the (C, sigma) that choose_sell picks",
            cpu_variant<Sell>(call, SellBytes{}, SellNote{}, SellAutoForRun{})})
         .tunables = sell_tunables();
+    r.add_tool(sell::sweep_tool());
 #if KIT_HAVE_CUDA
     register_lab_11_sell_cuda(r);
 #endif
