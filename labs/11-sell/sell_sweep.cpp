@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "check/checked_run.hpp"
 #include "core/args.hpp"
@@ -53,8 +54,9 @@ double time_setting(const Variant& v, const Reference& ref, RunOptions opt, cons
     return cold;
 }
 
-/// The sweep of one matrix in one precision; returns true if the pick is within kGoodPick of the best.
-bool sweep_matrix(const Variant& v, const Reference& ref, RunOptions opt, const std::string& file, std::ostream& csv) {
+/// The sweep of one matrix in one precision: 1 if the pick is within kGoodPick of the best,
+/// 0 if not, -1 if no setting ran (a refused conversion, an unavailable backend).
+int sweep_matrix(const Variant& v, const Reference& ref, RunOptions opt, const std::string& file, std::ostream& csv) {
     const CooMatrix& A = ref.matrix();
     const count_t value_bytes = opt.precision == Precision::f32 ? 4 : 8;
     const SellChoice pick = choose_sell(sell_row_lengths(A), A.cols, value_bytes);
@@ -64,11 +66,38 @@ bool sweep_matrix(const Variant& v, const Reference& ref, RunOptions opt, const 
             best = std::min(best, time_setting(v, ref, opt, {C, sigma, false}, file, csv));
     const double picked = time_setting(v, ref, opt, {pick.best.C, pick.best.sigma, true}, file, csv);
     best = std::min(best, picked);
+    if (best == std::numeric_limits<double>::infinity()) {
+        std::printf("# %s %s: no setting ran (see the rows above)\n", file.c_str(), to_string(opt.precision).c_str());
+        return -1;
+    }
     const bool good = picked <= kGoodPick * best;
     std::printf("# %s %s: pick C=%d sigma=%d %.4f ms, sweep best %.4f ms: %.3fx%s\n", file.c_str(),
                 to_string(opt.precision).c_str(), pick.best.C, pick.best.sigma, picked, best, picked / best,
                 good ? "" : "  (more than 5% slower)");
-    return good;
+    return good ? 1 : 0;
+}
+
+/// The sweep of one file in every precision; adds to good and pairs. A file the reader
+/// refuses is reported and skipped, so one bad file does not end a sweep of hundreds.
+void sweep_file(const Variant& v, const std::string& file, const std::vector<Precision>& precisions, RunOptions opt,
+                std::ostream& csv, int& good, int& pairs) {
+    std::fprintf(stderr, "sell-sweep: %s\n", file.c_str());
+    std::optional<Reference> ref;
+    try {
+        CooMatrix A = read_matrix_market(file, nullptr, checked_run_read_options());
+        RandomXY xy = random_xy(A.cols, A.rows, 42);
+        ref.emplace(std::move(A), std::move(xy.x), std::move(xy.y));
+    } catch (const Error& e) {
+        std::printf("# %s: skipped: %s\n", file.c_str(), e.what());
+        return;
+    }
+    for (Precision p : precisions) {
+        opt.precision = p;
+        const int verdict = sweep_matrix(v, *ref, opt, file.substr(file.find_last_of('/') + 1), csv);
+        if (verdict < 0) continue;
+        good += verdict;
+        ++pairs;
+    }
 }
 
 int sweep_main(const std::vector<std::string>& args) {
@@ -97,17 +126,7 @@ int sweep_main(const std::vector<std::string>& args) {
     }
     csv << "matrix,precision,C,sigma,kind,cold_ms,steady_ms,note\n";
     int good = 0, pairs = 0;
-    for (const std::string& file : a.positional()) {
-        std::fprintf(stderr, "sell-sweep: %s\n", file.c_str());
-        CooMatrix A = read_matrix_market(file, nullptr, checked_run_read_options());
-        RandomXY xy = random_xy(A.cols, A.rows, 42);
-        const Reference ref(std::move(A), std::move(xy.x), std::move(xy.y));
-        for (Precision p : precisions) {
-            opt.precision = p;
-            good += sweep_matrix(*v, ref, opt, file.substr(file.find_last_of('/') + 1), csv);
-            ++pairs;
-        }
-    }
+    for (const std::string& file : a.positional()) sweep_file(*v, file, precisions, opt, csv, good, pairs);
     std::printf("# the pick within 5%% of the sweep's best on %d of %d matrix/precision pairs\n", good, pairs);
     return 0;
 }
