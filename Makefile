@@ -302,9 +302,11 @@ run: deps
 	$(call build_goals,$(KIT_GOALS))
 	@$(KIT_BIN) table matrices/example4x4.mtx matrices/rdb450.mtx
 
-## test           build and run the tests (LAB=all|NN-name, IMPL=reference|starter); ends with one summary line
+## test           build and run the tests (LAB=all|NN-name, STEP=N: one step's tests, IMPL=reference|starter); ends with one summary line
 test: deps
 	$(need_gtest)
+	@if [ -n "$(STEP)" ] && { [ "$(LAB)" = all ] || [ "$(words $(SEL_LABS))" != 1 ]; }; then \
+	  echo "error: STEP=$(STEP) needs one lab: make test LAB=NN-name STEP=$(STEP)" >&2; exit 2; fi
 	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
@@ -314,7 +316,7 @@ test: deps
 	  python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS) || status=1; \
 	  if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter || status=1; fi; \
 	  $(MAKE) --no-print-directory check-cuda-catalogue || status=1; \
-	  scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS),$(foreach l,$(SEL_LABS),$(filter %/test_$(l)_kit,$(LAB_KIT_TESTS)))) $(TEST_BINS) || status=1; \
+	  $(if $(STEP),GTEST_FILTER='Step$(STEP)_*' KIT_STEP=$(STEP)) scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS),$(foreach l,$(SEL_LABS),$(filter %/test_$(l)_kit,$(LAB_KIT_TESTS)))) $(TEST_BINS) || status=1; \
 	  exit $$status
 
 ##! verify-starter build the starter and check that every lab test fails (no test passes on TODOs)

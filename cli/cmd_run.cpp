@@ -96,6 +96,11 @@ const Variant& pick_variant(const std::string& name, const std::string& backend,
     if (!backend.empty()) {
         const Backend b = parse_backend(backend);
         if (const Variant* v = find_variant(name, b)) return *v;
+        // A name no backend knows is a typo, whatever the machine: say so before the GPU's absence.
+        bool known = false;
+        for (Backend any : kPreference) known = known || find_variant(name, any);
+        if (!known)
+            throw Error("no variant named '" + name + "'" + suggestion(name) + "; 'spmv-kit list' shows what exists");
         if (auto why = backend_unavailable(b, opt))
             throw BackendUnavailable(to_string(b) + " backend unavailable: " + *why);
         throw Error("no variant '" + name + "' on " + backend + backends_of(name, b) + suggestion(name) +

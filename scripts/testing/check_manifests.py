@@ -51,6 +51,8 @@ def check(bin_dir, lab):
             problems.append(f"manifest entry {name} matches no test")
         if t["step"] not in steps:
             problems.append(f"test {name}: step {t['step']} is not a step of the lab")
+        if not name.startswith(f"Step{t['step']}_"):  # make test STEP=N filters on the prefix
+            problems.append(f"test {name}: the name of a step {t['step']} test starts with Step{t['step']}_")
         if not points_allowed(t["points"], t.get("gates")):
             problems.append(f"test {name}: points must be positive (0 only for a gate)")
         if t.get("gates") and not (t.get("gpu") and t.get("hidden")):

@@ -13,6 +13,7 @@ does. Public points are those of the tests a student has; hidden points are coun
 the grader (make grade) decides, with the hidden tests and the GPU gate.
 Prints one line per step and one total per lab; nothing when no LOG is a lab's.
 """
+import os
 import re
 import sys
 from pathlib import Path
@@ -108,6 +109,10 @@ def main(logs):
             print(f"  {lab}: {e}")
             continue
         steps = step_points(manifest, by_lab[lab]["results"], by_lab[lab]["hidden"])
+        only = os.environ.get("KIT_STEP", "")
+        if only:  # make test STEP=N ran that step's tests alone: the other steps' lines would read 0
+            steps = {n: s for n, s in steps.items() if str(n) == only}
+            print(f"  (STEP={only}: only step {only}'s tests ran)")
         print("\n".join(lab_lines(lab, steps, by_lab[lab]["hidden"])))
         earned += sum(s["public"] for s in steps.values())
         possible += sum(s["public_max"] for s in steps.values())

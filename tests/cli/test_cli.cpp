@@ -260,6 +260,18 @@ TEST(Cli, AnOpenClPlatformThatMatchesNothingSkipsWithTheReason) {
         << o.output;
 }
 
+// A misspelt kernel name is a typo on every machine: with --backend cuda and no GPU, it is
+// named as such (with the near name), not reported as the GPU's absence.
+TEST(Cli, MisspeltNameWithABackendIsATypoEvenWithoutThatBackend) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/example4x4.mtx";
+
+    const Outcome typo = spmv_kit("run " + mtx + " --format csr-vecter --backend cuda --repeats 0");
+
+    EXPECT_EQ(typo.status, 2) << typo.output;
+    EXPECT_NE(typo.output.find("no variant named 'csr-vecter'; did you mean 'csr-vector'?"), std::string::npos)
+        << typo.output;
+}
+
 // dia-naive is lab 03's CUDA kernel and lab 07's OpenCL kernel: without --backend the name
 // means lab 03's, and where CUDA cannot run it is SKIPPED, never replaced by lab 07's work.
 // A build without nvcc knows lab 03's kernel from the catalogue (cli/cuda_catalogue.hpp): the same holds there.
