@@ -24,6 +24,9 @@ CUDA_HOME   ?= $(if $(NVCC),$(abspath $(dir $(NVCC))/..),/usr/local/cuda)
 ifneq ($(filter $(IMPL),reference starter),$(IMPL))
 $(error IMPL must be reference or starter, not '$(IMPL)')
 endif
+ifeq ($(IMPL)$(wildcard reference),reference)
+$(error IMPL=reference: this is the student edition, which has no reference/; your code is IMPL=starter, the default here)
+endif
 
 # A lab is a folder labs/NN-name; its name's pattern, shared with the scripts, is in scripts/labs/.
 LAB_NAME_ERE := $(shell cat scripts/labs/lab_name.ere)
@@ -290,7 +293,7 @@ kit:
 
 ## deps           install missing Debian/Ubuntu packages (as root), or print what to install and how to point the build at it
 deps:
-	@KIT_DEP_GTEST=$(HAVE_GTEST) KIT_DEP_OPENCL=$(HAVE_OPENCL) KIT_DEP_ZLIB=$(HAVE_ZLIB) KIT_DEP_BZIP2=$(HAVE_BZIP2) \
+	@KIT_DEPS_SAY_OK=$(if $(filter deps,$(MAKECMDGOALS)),1,0) KIT_DEP_GTEST=$(HAVE_GTEST) KIT_DEP_OPENCL=$(HAVE_OPENCL) KIT_DEP_ZLIB=$(HAVE_ZLIB) KIT_DEP_BZIP2=$(HAVE_BZIP2) \
 	  KIT_DEP_BENCHMARK=$(HAVE_BENCHMARK) scripts/setup/deps.sh
 
 ## deps-info      where GoogleTest, Google Benchmark, OpenCL, zlib and bzip2 were found, and the flags they add

@@ -19,6 +19,9 @@ if command -v doxygen >/dev/null; then
   else echo "docs: graphviz (dot) not found: the API reference has no include or class graphs (make deps installs it)"; fi
   # The lab folders hold the signature headers; the Doxyfile names the rest.
   lab_folders=$(python3 scripts/labs/lab_manifests.py names | sed 's|.*|labs/&/|' | tr '\n' ' ')
+  # The reference kernels, where they exist: the student edition has none (its starter stubs are
+  # the students' to document).
+  [ -d reference ] && lab_folders="reference $lab_folders"
   KIT_DOCS_DIR="$out" KIT_DOCS_EXTRA="$lab_folders" \
     KIT_DOCS_HAVE_DOT=$have_dot KIT_DOCS_JOBS=$jobs doxygen Doxyfile
   echo "docs: API reference in $out/html/index.html"

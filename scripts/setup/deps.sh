@@ -97,7 +97,11 @@ what_needs() {  # PACKAGE: what is skipped without it
 }
 
 mapfile -t missing < <(missing_now)
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  # Said only to `make deps` itself: make run and make test call it on every start.
+  [ "${KIT_DEPS_SAY_OK:-0}" = 1 ] && echo "deps: nothing missing ('make deps-info' shows where each dependency was found)"
+  exit 0
+fi
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if ! command -v apt-get >/dev/null; then
   print_other_systems

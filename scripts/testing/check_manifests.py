@@ -9,6 +9,7 @@ test's step is one of the lab's steps. A test without points could never be grad
 manifest entry without a test would be points nobody can earn.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -21,9 +22,28 @@ def binary_tests(binary):
                                        check=True).stdout)
 
 
+def handout_points(lab, manifest):
+    """A handout's "## Step N: ... (P points)" headings that disagree with the manifest."""
+    path = os.path.join("handouts", f"{lab}.md")
+    if not os.path.isfile(path):
+        return [f"no handout {path}"]
+    totals = {}
+    for t in manifest.get("tests", []):
+        totals[t["step"]] = totals.get(t["step"], 0) + float(t["points"])
+    problems = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"## Step (\d+)\b.*\((\d+(?:\.\d+)?) points?\)\s*$", line)
+            if m and abs(float(m.group(2)) - totals.get(int(m.group(1)), 0)) > 1e-9:
+                problems.append(f"{path}: step {m.group(1)} says {m.group(2)} points, the manifest gives "
+                                f"{totals.get(int(m.group(1)), 0):g}")
+    return problems
+
+
 def check(bin_dir, lab):
     problems = []
     m = read_manifest(manifest_path(".", lab))
+    problems += handout_points(lab, m)
     if m.get("lab") != lab:
         problems.append(f"'lab' is {m.get('lab')!r}, expected {lab!r}")
     # The student edition (make dist-student) has no reference/ and no tests/hidden/.
