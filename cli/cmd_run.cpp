@@ -237,11 +237,11 @@ int report_result(const CheckedRun& c, const RunOptions& opt) {
                 c.status == RunStatus::ok ? "within the bound-derived tolerance" : c.message.c_str());
     if (opt.repeats > 0)
         std::printf(
-            "cold       median %.4f ms over %d repeats, caches evicted before each: %.3f GFLOP/s, %.3f GB/s "
+            "cold       median %.4g ms over %d repeats, caches evicted before each: %.3f GFLOP/s, %.3f GB/s "
             "(bytes model %lld B)\n",
             c.result.median_ms(), opt.repeats, c.gflops, c.gbytes, static_cast<long long>(c.result.bytes));
     if (c.result.steady_ms > 0)
-        std::printf("steady     %.4f ms per call over %d calls back to back: %.3f GFLOP/s, %.3f GB/s\n",
+        std::printf("steady     %.4g ms per call over %d calls back to back: %.3f GFLOP/s, %.3f GB/s\n",
                     c.result.steady_ms, opt.steady_calls, c.steady_gflops, c.steady_gbytes);
     return c.status == RunStatus::ok ? 0 : 1;
 }
