@@ -9,6 +9,7 @@
 __kernel void csr_scalar(const int rows, __global const int* row_ptr, __global const int* col_idx,
                          __global const REAL* vals, __global const REAL* x, __global REAL* y) {
     // BEGIN SOLUTION(step 2: row = get_global_id(0); guard row < rows; sum the row's products into y[row])
+    // STARTER: // KIT-TODO(02-csr step 2): the host refuses to run this file while this line is here; delete it once the kernel is written
     const int row = get_global_id(0);
     if (row >= rows) return;
     REAL sum = 0;

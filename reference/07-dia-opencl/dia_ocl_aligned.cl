@@ -13,6 +13,7 @@ __kernel void dia_aligned(const int rows, const int cols, const int diags, const
                           __global const int* offsets, __global const REAL* A, __global const REAL* x,
                           __global REAL* y) {
     // BEGIN SOLUTION(step 2: as step 1, with a pointer a = A + row advancing by pitch per diagonal)
+    // STARTER: // KIT-TODO(07-dia-opencl step 2): the host refuses to run this file while this line is here; delete it once the kernel is written
     const int row = get_global_id(0);
     if (row >= rows) return;
     REAL sum = 0;

@@ -19,6 +19,7 @@ int2 pixel_xy(const int p, const int log2_width, const int width_mask) {
 /// and the next: 1, 2 or 3 of its values come from the first, the rest from the second.
 float4 x_quad_image(__read_only image2d_t x, const int col, const int log2_width, const int width_mask) {
     // BEGIN SOLUTION(step 5: shift = col & 3; read pixel (col - shift) / 4 and the next; swizzle)
+    // STARTER: // KIT-TODO(07-dia-opencl step 5): the host refuses to run this file while this line is here; delete it once the kernel is written
     // STARTER: return (float4)(0.0f);
     const int shift = col & 3;        // col mod 4, also for negative col (two's complement)
     const int p = (col - shift) / 4;  // an exact division: floor(col / 4) for any sign

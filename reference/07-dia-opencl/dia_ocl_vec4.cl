@@ -11,6 +11,7 @@
 /// first or last column (the matrix borders) take the element-by-element path.
 REAL4 x_quad(__global const REAL* x, const int col, const int cols) {
     // BEGIN SOLUTION(step 4: vload4 when col .. col + 3 are in [0, cols), else element by element)
+    // STARTER: // KIT-TODO(07-dia-opencl step 4): the host refuses to run this file while this line is here; delete it once the kernel is written
     // STARTER: return (REAL4)(0);
     if (col >= 0 && col <= cols - 4) return vload4(0, x + col);
     REAL4 v = (REAL4)(0);

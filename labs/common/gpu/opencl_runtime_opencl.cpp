@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
+
+#include "core/kit_error.hpp"
 
 extern const char kit_cl_bandwidth[];  // bandwidth.cl, embedded by the build
 
@@ -16,27 +19,24 @@ const char* cl_error_name(cl_int code) {
     case e:           \
         return #e;
         KIT_CL_ERR(CL_DEVICE_NOT_FOUND)
-        KIT_CL_ERR(CL_DEVICE_NOT_AVAILABLE) KIT_CL_ERR(CL_COMPILER_NOT_AVAILABLE)
-            KIT_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE) KIT_CL_ERR(CL_OUT_OF_RESOURCES)
-                KIT_CL_ERR(CL_OUT_OF_HOST_MEMORY) KIT_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
-                    KIT_CL_ERR(CL_BUILD_PROGRAM_FAILURE) KIT_CL_ERR(CL_INVALID_VALUE) KIT_CL_ERR(CL_INVALID_PLATFORM)
-                        KIT_CL_ERR(CL_INVALID_DEVICE) KIT_CL_ERR(CL_INVALID_CONTEXT)
-                            KIT_CL_ERR(CL_INVALID_COMMAND_QUEUE) KIT_CL_ERR(CL_INVALID_MEM_OBJECT)
-                                KIT_CL_ERR(CL_INVALID_IMAGE_SIZE) KIT_CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED)
-                                    KIT_CL_ERR(CL_INVALID_BUILD_OPTIONS) KIT_CL_ERR(CL_INVALID_PROGRAM)
-                                        KIT_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE) KIT_CL_ERR(CL_INVALID_KERNEL_NAME)
-                                            KIT_CL_ERR(CL_INVALID_KERNEL) KIT_CL_ERR(CL_INVALID_ARG_INDEX)
-                                                KIT_CL_ERR(CL_INVALID_ARG_VALUE) KIT_CL_ERR(CL_INVALID_ARG_SIZE)
-                                                    KIT_CL_ERR(CL_INVALID_KERNEL_ARGS)
-                                                        KIT_CL_ERR(CL_INVALID_WORK_DIMENSION)
-                                                            KIT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
-                                                                KIT_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
-                                                                    KIT_CL_ERR(CL_INVALID_GLOBAL_OFFSET)
-                                                                        KIT_CL_ERR(CL_INVALID_EVENT)
-                                                                            KIT_CL_ERR(CL_INVALID_BUFFER_SIZE)
-                                                                                KIT_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
+        KIT_CL_ERR(CL_DEVICE_NOT_AVAILABLE)
+        KIT_CL_ERR(CL_COMPILER_NOT_AVAILABLE) KIT_CL_ERR(CL_MEM_OBJECT_ALLOCATION_FAILURE) KIT_CL_ERR(
+            CL_OUT_OF_RESOURCES) KIT_CL_ERR(CL_OUT_OF_HOST_MEMORY) KIT_CL_ERR(CL_PROFILING_INFO_NOT_AVAILABLE)
+            KIT_CL_ERR(CL_BUILD_PROGRAM_FAILURE) KIT_CL_ERR(CL_INVALID_VALUE) KIT_CL_ERR(CL_INVALID_PLATFORM)
+                KIT_CL_ERR(CL_INVALID_DEVICE) KIT_CL_ERR(CL_INVALID_CONTEXT) KIT_CL_ERR(CL_INVALID_COMMAND_QUEUE)
+                    KIT_CL_ERR(CL_INVALID_MEM_OBJECT) KIT_CL_ERR(CL_INVALID_IMAGE_SIZE)
+                        KIT_CL_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED) KIT_CL_ERR(CL_INVALID_BUILD_OPTIONS)
+                            KIT_CL_ERR(CL_INVALID_PROGRAM) KIT_CL_ERR(CL_INVALID_PROGRAM_EXECUTABLE)
+                                KIT_CL_ERR(CL_INVALID_KERNEL_NAME) KIT_CL_ERR(CL_INVALID_KERNEL)
+                                    KIT_CL_ERR(CL_INVALID_ARG_INDEX) KIT_CL_ERR(CL_INVALID_ARG_VALUE)
+                                        KIT_CL_ERR(CL_INVALID_ARG_SIZE) KIT_CL_ERR(CL_INVALID_KERNEL_ARGS)
+                                            KIT_CL_ERR(CL_INVALID_WORK_DIMENSION) KIT_CL_ERR(CL_INVALID_WORK_GROUP_SIZE)
+                                                KIT_CL_ERR(CL_INVALID_WORK_ITEM_SIZE)
+                                                    KIT_CL_ERR(CL_INVALID_GLOBAL_OFFSET) KIT_CL_ERR(CL_INVALID_EVENT)
+                                                        KIT_CL_ERR(CL_INVALID_BUFFER_SIZE)
+                                                            KIT_CL_ERR(CL_INVALID_GLOBAL_WORK_SIZE)
 #undef KIT_CL_ERR
-                                                                                    case -1001
+                                                                case -1001
             : return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform registered: install pocl-opencl-icd or set "
                      "OCL_ICD_VENDORS)";
         default:
@@ -147,6 +147,33 @@ Runtime::~Runtime() {
     if (context_) clReleaseContext(context_);
 }
 
+namespace {
+
+/// A starter kernel carries `// KIT-TODO(LAB step N): ...` until the student writes it (the
+/// OpenCL counterpart of kit::todo, which OpenCL C cannot call): running it would only report
+/// a wrong y, so it is refused as the step's TODO.
+void refuse_unwritten(const std::string& source_name, const char* source) {
+    // Only a line that is that comment alone counts (the reference's "// STARTER: // KIT-TODO(" does not).
+    const char* mark = source;
+    for (;; ++mark) {
+        mark = std::strstr(mark, "KIT-TODO(");
+        if (!mark) return;
+        const char* c = mark;
+        while (c > source && (c[-1] == ' ' || c[-1] == '\t')) --c;
+        if (c - source < 2 || c[-1] != '/' || c[-2] != '/') continue;
+        c -= 2;
+        while (c > source && (c[-1] == ' ' || c[-1] == '\t')) --c;
+        if (c == source || c[-1] == '\n') break;
+    }
+    const std::string rest(mark + 9, std::strcspn(mark + 9, ")\n"));
+    const std::size_t at = rest.find(" step ");
+    const std::string lab = at == std::string::npos ? rest : rest.substr(0, at);
+    const int step = at == std::string::npos ? 0 : std::atoi(rest.c_str() + at + 6);
+    throw TodoError(lab, step, source_name + ": delete its KIT-TODO line once the kernel is written");
+}
+
+}  // namespace
+
 cl_kernel Runtime::kernel(const std::string& source_name, const char* source, const std::string& options,
                           const std::string& kernel_name) {
     const std::string program_key = source_name + "\n" + options;
@@ -154,6 +181,7 @@ cl_kernel Runtime::kernel(const std::string& source_name, const char* source, co
     if (kit != kernels_.end()) return kit->second;
     auto pit = programs_.find(program_key);
     if (pit == programs_.end()) {
+        refuse_unwritten(source_name, source);
         cl_int err = CL_SUCCESS;
         cl_program prog = clCreateProgramWithSource(context_, 1, &source, nullptr, &err);
         CL_CHECK(err);
