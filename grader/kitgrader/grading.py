@@ -265,7 +265,7 @@ class Grader:
         for binary, tests in lab.binaries().items():
             self.log(f"grader: {lab.name}: running {binary}, then its judge")
             outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary),
-                                              *self.cache.judge(binary)))
+                                              *self.cache.judge(binary), ranks=lab.mpi_ranks))
         return runner, outcomes
 
     def _grade_lab(self, lab, staging, work, notes, used):
