@@ -1,7 +1,8 @@
 # How a lab's test program is started: alone, or under mpirun at each rank count of its
-# manifest's "mpi_ranks" (lab 10). Sourced by run_tests.sh and verify_starter.sh.
+# manifest's "mpi_ranks" (lab 10). Sourced by run_tests.sh, verify_starter.sh and check_judge.sh.
 #   kit_rank_counts BINARY   prints the rank counts for BINARY (test_NN-name[_hidden]), one a
-#                            line; nothing: the program runs alone
+#                            line; nothing: the program runs alone (so also in a build
+#                            without MPI, mpi=0 in its .features, where its MPI tests skip)
 #   kit_mpirun N             prints the mpirun command line for N ranks (as root it adds
 #                            --allow-run-as-root; --oversubscribe lets 4 ranks share 2 cores)
 # KIT_MPIRUN overrides the launcher (e.g. "srun --mpi=pmix -n"): it is then given N and the program.
@@ -9,6 +10,7 @@ kit_rank_counts() {
   local name lab
   name=$(basename "$1"); lab=${name#test_}; lab=${lab%_hidden}
   [ -f "$(dirname "${BASH_SOURCE[0]}")/../../labs/$lab/manifest.json" ] || return 0
+  ! grep -qs 'mpi=0' "$(dirname "$1")/../../.features" || return 0
   python3 "$(dirname "${BASH_SOURCE[0]}")/../labs/lab_manifests.py" mpi-ranks "$lab" 2>/dev/null
 }
 kit_mpirun() {
