@@ -20,13 +20,20 @@ kit::dist::BenchMultiOptions parse_options(int argc, char** argv, bool& help) {
         const std::string a = argv[i];
         const bool has_value = i + 1 < argc;
         const std::string value = has_value ? argv[i + 1] : "";
-        if (a == "--help" || a == "-h") help = true;
-        else if (a == "--matrix" && has_value) o.matrix = value, ++i;
-        else if (a == "--n" && has_value) o.n = std::stoi(value), ++i;
-        else if (a == "--iters" && has_value) o.iters = std::stoi(value), ++i;
-        else if (a == "--warmup" && has_value) o.warmup = std::stoi(value), ++i;
-        else if (a == "--csv" && has_value) o.csv = value, ++i;
-        else throw kit::Error(std::string("bench_multi: unknown argument '") + a + "'\n" + kHelp);
+        if (a == "--help" || a == "-h")
+            help = true;
+        else if (a == "--matrix" && has_value)
+            o.matrix = value, ++i;
+        else if (a == "--n" && has_value)
+            o.n = std::stoi(value), ++i;
+        else if (a == "--iters" && has_value)
+            o.iters = std::stoi(value), ++i;
+        else if (a == "--warmup" && has_value)
+            o.warmup = std::stoi(value), ++i;
+        else if (a == "--csv" && has_value)
+            o.csv = value, ++i;
+        else
+            throw kit::Error(std::string("bench_multi: unknown argument '") + a + "'\n" + kHelp);
     }
     if (o.n < 1 || o.iters < 1 || o.warmup < 0) throw kit::Error("bench_multi: --n and --iters must be positive");
     return o;

@@ -65,13 +65,15 @@ double link_gbs(ncclComm_t nccl, int rank, int ranks, cudaStream_t stream, MPI_C
     const std::size_t count = std::size_t{32} << 20;  // doubles: 256 MB
     DeviceBuffer<double> out(count), in(count);
     const int peer = rank ^ 1;
-    const double ms = per_iteration_ms([&] {
-        if (peer >= ranks) return;
-        NCCL_CHECK(ncclGroupStart());
-        NCCL_CHECK(ncclSend(out.data(), count, ncclFloat64, peer, nccl, stream));
-        NCCL_CHECK(ncclRecv(in.data(), count, ncclFloat64, peer, nccl, stream));
-        NCCL_CHECK(ncclGroupEnd());
-    }, 2, 5, comm);
+    const double ms = per_iteration_ms(
+        [&] {
+            if (peer >= ranks) return;
+            NCCL_CHECK(ncclGroupStart());
+            NCCL_CHECK(ncclSend(out.data(), count, ncclFloat64, peer, nccl, stream));
+            NCCL_CHECK(ncclRecv(in.data(), count, ncclFloat64, peer, nccl, stream));
+            NCCL_CHECK(ncclGroupEnd());
+        },
+        2, 5, comm);
     return count * sizeof(double) / (ms * 1e6);
 }
 
@@ -87,33 +89,40 @@ PartTimes time_parts(DeviceRankBlock<double>& d, const CommPlan& plan, const dou
     cudaEvent_t y_done;
     CUDA_CHECK(cudaEventCreateWithFlags(&y_done, cudaEventDisableTiming));
     PartTimes t;
-    t.iter = per_iteration_ms([&] {
-        CUDA_CHECK(cudaEventRecord(y_done, ls));
-        CUDA_CHECK(cudaStreamWaitEvent(cs, y_done, 0));
-        halo_spmv_nccl(d, plan, x, y, nccl, ls, cs);
-    }, o.warmup, o.iters, comm);
+    t.iter = per_iteration_ms(
+        [&] {
+            CUDA_CHECK(cudaEventRecord(y_done, ls));
+            CUDA_CHECK(cudaStreamWaitEvent(cs, y_done, 0));
+            halo_spmv_nccl(d, plan, x, y, nccl, ls, cs);
+        },
+        o.warmup, o.iters, comm);
     CUDA_CHECK(cudaEventDestroy(y_done));
     t.local = per_iteration_ms([&] { cuda::csr_rows_spmv(d.local.view(), x, y, ls); }, o.warmup, o.iters, comm);
-    t.exchange = per_iteration_ms([&] {
-        cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x, d.send_buf.data(), cs);
-        NCCL_CHECK(ncclGroupStart());
-        for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
-            NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k], plan.recv_offsets[k + 1] - plan.recv_offsets[k],
-                                ncclFloat64, plan.recv_peers[k], nccl, cs));
-        for (std::size_t k = 0; k < plan.send_peers.size(); ++k)
-            NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k], plan.send_offsets[k + 1] - plan.send_offsets[k],
-                                ncclFloat64, plan.send_peers[k], nccl, cs));
-        NCCL_CHECK(ncclGroupEnd());
-    }, o.warmup, o.iters, comm);
-    t.remote = per_iteration_ms([&] { cuda::csr_rows_spmv(d.remote.view(), d.halo.data(), y, ls); }, o.warmup,
-                                o.iters, comm);
+    t.exchange = per_iteration_ms(
+        [&] {
+            cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x, d.send_buf.data(),
+                                  cs);
+            NCCL_CHECK(ncclGroupStart());
+            for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
+                NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k],
+                                    plan.recv_offsets[k + 1] - plan.recv_offsets[k], ncclFloat64, plan.recv_peers[k],
+                                    nccl, cs));
+            for (std::size_t k = 0; k < plan.send_peers.size(); ++k)
+                NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k],
+                                    plan.send_offsets[k + 1] - plan.send_offsets[k], ncclFloat64, plan.send_peers[k],
+                                    nccl, cs));
+            NCCL_CHECK(ncclGroupEnd());
+        },
+        o.warmup, o.iters, comm);
+    t.remote =
+        per_iteration_ms([&] { cuda::csr_rows_spmv(d.remote.view(), d.halo.data(), y, ls); }, o.warmup, o.iters, comm);
     return t;
 }
 
 /// One rank count's row: times, the halo's bytes (received per rank, the largest and the sum),
 /// the link bandwidth, and the exchange against its bytes model at that bandwidth.
-void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& t, double link, const BenchMultiOptions& o,
-            MPI_Comm comm) {
+void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& t, double link,
+            const BenchMultiOptions& o, MPI_Comm comm) {
     double mine[2] = {static_cast<double>(rp.block.halo_cols.size() * sizeof(double)),
                       static_cast<double>(rp.block.local.nnz() + rp.block.remote.nnz())};
     double most[2] = {0, 0}, total = 0;
@@ -124,16 +133,20 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
     const double parts = t.local + t.exchange + t.remote;
     char row[512];
     std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f",
-                  o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local, t.exchange, t.remote,
-                  parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1], most[0], total, link,
-                  t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms, model_ms > 0 ? t.exchange / model_ms : 0);
-    const char* head = "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
-                       "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
-                       "exchange_over_model";
+                  o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local,
+                  t.exchange, t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1],
+                  most[0], total, link, t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms,
+                  model_ms > 0 ? t.exchange / model_ms : 0);
+    const char* head =
+        "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
+        "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
+        "exchange_over_model";
     std::printf("%s\n%s\n", head, row);
-    std::printf("bench_multi: %d rank(s): %.3f ms per iteration (parts alone: local %.3f + exchange %.3f + remote %.3f"
-                " = %.3f ms%s)\n", rp.ranks, t.iter, t.local, t.exchange, t.remote, parts,
-                t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
+    std::printf(
+        "bench_multi: %d rank(s): %.3f ms per iteration (parts alone: local %.3f + exchange %.3f + remote %.3f"
+        " = %.3f ms%s)\n",
+        rp.ranks, t.iter, t.local, t.exchange, t.remote, parts,
+        t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
     if (o.csv.empty()) return;
     FILE* f = std::fopen(o.csv.c_str(), "a");
     if (!f) throw Error("bench_multi: cannot append to " + o.csv);
