@@ -33,9 +33,9 @@ kit::dist::BenchMultiOptions parse_options(int argc, char** argv, bool& help) {
         else if (a == "--csv" && has_value)
             o.csv = value, ++i;
         else
-            throw kit::Error(std::string("bench_multi: unknown argument '") + a + "'\n" + kHelp);
+            throw kit::Error(std::string("unknown argument '") + a + "'\n" + kHelp);
     }
-    if (o.n < 1 || o.iters < 1 || o.warmup < 0) throw kit::Error("bench_multi: --n and --iters must be positive");
+    if (o.n < 1 || o.iters < 1 || o.warmup < 0) throw kit::Error("--n and --iters must be positive");
     return o;
 }
 

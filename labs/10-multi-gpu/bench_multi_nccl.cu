@@ -21,7 +21,7 @@ CooMatrix bench_matrix(const BenchMultiOptions& o) {
     if (o.matrix == "stencil27") return generate_stencil3d(o.n, 27);
     if (o.matrix == "random") return generate_random(o.n, o.n, 32, 21);  // the suite's, scaled up
     if (o.matrix == "power-law") return generate_power_law(o.n, o.n, 1.0, 31);
-    throw Error("bench_multi: unknown --matrix '" + o.matrix + "' (stencil27, random or power-law)");
+    throw Error("unknown --matrix '" + o.matrix + "' (stencil27, random or power-law)");
 }
 
 /// Picks this rank's GPU (its rank on the node); every rank learns whether all have one.
@@ -149,7 +149,7 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
         t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
     if (o.csv.empty()) return;
     FILE* f = std::fopen(o.csv.c_str(), "a");
-    if (!f) throw Error("bench_multi: cannot append to " + o.csv);
+    if (!f) throw Error("cannot append to " + o.csv);
     if (std::ftell(f) == 0) std::fprintf(f, "%s\n", head);
     std::fprintf(f, "%s\n", row);
     std::fclose(f);
