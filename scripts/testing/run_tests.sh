@@ -48,11 +48,14 @@ done
 echo
 for b in "${broken[@]+"${broken[@]}"}"; do echo "BROKEN $b"; done
 if [ "$skipped" -gt 0 ]; then
-  # One line per reason, then the tests it skipped: the same missing GPU is said once.
+  # One line per reason, then the tests it skipped: the same missing GPU is said once, and a test
+  # skipped at several rank counts (an MPI lab) is named once.
   echo "Skipped tests and why:"
   # Only this run's logs: the folder also holds other labs' logs from earlier runs.
-  grep -h '^  SKIPPED ' "${logs[@]}" | sed 's/^  SKIPPED //' |
-    awk -F': ' '{ t=$1; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 } list[$0]=list[$0] "\n    " t }
+  # Each line as "PROGRAM<TAB>TEST: REASON", PROGRAM the log's name less its .npN rank count.
+  grep -H '^  SKIPPED ' "${logs[@]}" | sed -E 's/^(.*\/)?([^/]*)\.log:  SKIPPED /\2\t/; s/\.np[0-9]+\t/\t/' |
+    awk -F': ' '{ split($1, pt, "\t"); t=pt[2]; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 }
+                 if (!(($0, pt[1], t) in named)) { named[$0, pt[1], t]=1; list[$0]=list[$0] "\n    " t } }
                 END { for (i=1;i<=n;i++) printf "  %s%s\n", order[i], list[order[i]] }'
 fi
 # Points per lab and step, beside the counts (a lab's tests only; the kit's own carry none).
