@@ -1,6 +1,6 @@
 # Lab 10's strong scaling (included by the top-level Makefile): the bench_multi driver under
-# mpirun at each rank count of BENCH_MULTI_RANKS, one GPU per rank, with NCCL_NVLS_ENABLE=0 (the
-# machines' NVLink multicast stays off). labs/10-multi-gpu/bench_multi.hpp says what it measures.
+# mpirun at each rank count of BENCH_MULTI_RANKS, one GPU per rank, with NCCL_NVLS_ENABLE=0
+# unless set (scripts/testing/mpi_launch.sh). labs/10-multi-gpu/bench_multi.hpp says what it measures.
 #
 #   make bench-multi                                   stencil27 on 160^3 at 1, 2 and 4 GPUs
 #   make bench-multi BENCH_MULTI_ARGS='--matrix random --n 4000000' BENCH_MULTI_RANKS='1 2'
@@ -28,6 +28,6 @@ bench-multi: deps
 	  for n in $(BENCH_MULTI_RANKS); do \
 	    if [ "$$n" -gt "$$gpus" ]; then echo "bench-multi: $$n ranks left out: $$gpus GPU(s) here"; continue; fi; \
 	    echo "bench-multi: $$n rank(s): $$(kit_mpirun $$n) $(BENCH_MULTI_BIN) --csv $(BENCH_MULTI_OUT)/bench_multi.csv $(BENCH_MULTI_ARGS)"; \
-	    NCCL_NVLS_ENABLE=0 $$(kit_mpirun $$n) $(BENCH_MULTI_BIN) --csv $(BENCH_MULTI_OUT)/bench_multi.csv $(BENCH_MULTI_ARGS) || exit 1; \
+	    $$(kit_mpirun $$n) $(BENCH_MULTI_BIN) --csv $(BENCH_MULTI_OUT)/bench_multi.csv $(BENCH_MULTI_ARGS) || exit 1; \
 	  done; \
 	  echo "bench-multi: results in $(BENCH_MULTI_OUT)/bench_multi.csv, topology in $(BENCH_MULTI_OUT)/topology.txt"

@@ -256,7 +256,8 @@ class Grader:
     def _run_tests(self, lab, space, tree, work):
         """Runs each test binary of the lab, then its judge: (the runner, outcomes by test)."""
         bins = self._seal_binaries(tree, space / "bin", lab)
-        env = sandbox.clean_env(space / "home")
+        # an MPI lab's ranks keep NCCL's NVLink multicast off, as make test does (mpi_launch.sh)
+        env = sandbox.clean_env(space / "home", {"NCCL_NVLS_ENABLE": "0"} if lab.mpi_ranks else None)
         judge_dir = space / "judge"  # the grader's alone: the judge's records and results
         judge_dir.mkdir(mode=0o700)
         runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry,

@@ -6,6 +6,9 @@
 #   kit_mpirun N             prints the mpirun command line for N ranks (as root it adds
 #                            --allow-run-as-root; --oversubscribe lets 4 ranks share 2 cores)
 # KIT_MPIRUN overrides the launcher (e.g. "srun --mpi=pmix -n"): it is then given N and the program.
+# NCCL's NVLink multicast (NVLS) stays off unless the caller says otherwise: the halo exchange
+# is point to point and never needs it, and the machines this kit is tested on ask for it off.
+export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
 kit_rank_counts() {
   local name lab
   name=$(basename "$1"); lab=${name#test_}; lab=${lab%_hidden}
