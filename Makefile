@@ -72,7 +72,9 @@ MATRICES_DIR ?= $(CURDIR)/matrices
 BCSR_DEFAULT_PROFILE ?= $(CURDIR)/labs/05-bcsr/profile_default.txt
 # Objects built with other data paths (the grader's public copies) go to their own folder.
 DATA_TAG := $(if $(and $(filter $(CURDIR)/matrices,$(MATRICES_DIR)),$(filter $(CURDIR)/labs/05-bcsr/profile_default.txt,$(BCSR_DEFAULT_PROFILE))),,-data$(shell printf '%s %s' '$(MATRICES_DIR)' '$(BCSR_DEFAULT_PROFILE)' | cksum | cut -d' ' -f1))
-FEATURES := cuda$(HAVE_CUDA)-opencl$(HAVE_OPENCL)$(if $(filter 1,$(HAVE_CUDA)),-sm$(subst $() ,_,$(strip $(SM_LIST))))-zlib$(HAVE_ZLIB)-bzip2$(HAVE_BZIP2)$(DATA_TAG)
+# NCCL (lab 10's GPU step) needs CUDA and MPI beside it: it is bootstrapped through MPI.
+HAVE_NCCL_BUILD := $(if $(and $(filter 1,$(HAVE_CUDA)),$(filter 1,$(HAVE_MPI)),$(filter 1,$(HAVE_NCCL))),1,0)
+FEATURES := cuda$(HAVE_CUDA)-opencl$(HAVE_OPENCL)-mpi$(HAVE_MPI)-nccl$(HAVE_NCCL_BUILD)$(if $(filter 1,$(HAVE_CUDA)),-sm$(subst $() ,_,$(strip $(SM_LIST))))-zlib$(HAVE_ZLIB)-bzip2$(HAVE_BZIP2)$(DATA_TAG)
 OBJ      := $(BUILD)/obj-$(FEATURES)
 
 # ---------------------------------------------------------------- flags
@@ -82,7 +84,7 @@ OBJ      := $(BUILD)/obj-$(FEATURES)
 # scripts/testing/check_includes.py says which line did it.
 INCLUDES  := -Ilabs/common
 DEFINES   := -DKIT_HAVE_CUDA=$(HAVE_CUDA) -DKIT_HAVE_OPENCL=$(HAVE_OPENCL) -DKIT_MATRICES_DIR=\"$(MATRICES_DIR)\" -DKIT_BCSR_DEFAULT_PROFILE=\"$(BCSR_DEFAULT_PROFILE)\" \
-             -DKIT_HAVE_ZLIB=$(HAVE_ZLIB) -DKIT_HAVE_BZIP2=$(HAVE_BZIP2)
+             -DKIT_HAVE_ZLIB=$(HAVE_ZLIB) -DKIT_HAVE_BZIP2=$(HAVE_BZIP2) -DKIT_HAVE_MPI=$(HAVE_MPI) -DKIT_HAVE_NCCL=$(HAVE_NCCL_BUILD)
 # CXXFLAGS and NVCCFLAGS are the user's (optimisation, sanitizers); the kit's own flags are
 # added separately so that `make CXXFLAGS=...` never drops include paths or defines.
 CXXFLAGS  ?= -O2 -g
@@ -90,7 +92,8 @@ NVCCFLAGS ?= -O3 -lineinfo
 KIT_CXXFLAGS  = $(CXXFLAGS) -std=c++17 -Wall -Wextra -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(DEP_CFLAGS) $(EXTRA_CXXFLAGS)
 KIT_NVCCFLAGS = $(NVCCFLAGS) -std=c++17 $(GENCODE) -Xcompiler -Wall -MMD -MP $(INCLUDES) $(LAB_INCLUDES) $(TEST_INCLUDES) $(DEFINES) $(DEP_CFLAGS) $(EXTRA_NVCCFLAGS)
 # The dependencies' folders outside the compiler's search path (empty where they are in /usr).
-DEP_CFLAGS    = $(OPENCL_CFLAGS) $(ZLIB_CFLAGS) $(BZIP2_CFLAGS) $(GTEST_CFLAGS)
+DEP_CFLAGS    = $(OPENCL_CFLAGS) $(ZLIB_CFLAGS) $(BZIP2_CFLAGS) $(GTEST_CFLAGS) $(if $(filter 1,$(HAVE_MPI)),$(MPI_CFLAGS)) \
+                $(if $(filter 1,$(HAVE_NCCL_BUILD)),$(NCCL_CFLAGS))
 $(foreach l,$(LABS),$(foreach d,labs reference starter,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l))))
 $(foreach l,$(LABS),$(foreach d,tests tests/hidden,$(eval $(OBJ)/$(d)/$(l)/%: LAB_INCLUDES := -Ilabs/$(l) -Itests/$(l))))
 $(OBJ)/tests/%: TEST_INCLUDES := -Itests/support
@@ -103,15 +106,23 @@ EXTRA_CXXFLAGS += -isystem $(CUDA_HOME)/include
 LDLIBS    += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt
 endif
 LDLIBS    += $(OPENCL_LDLIBS)
+# MPI (and NCCL) for the binaries that hold lab 10: every one that links all labs (spmv-kit) too.
+ifeq ($(HAVE_MPI),1)
+LDLIBS    += $(MPI_LDLIBS)
+endif
+ifeq ($(HAVE_NCCL_BUILD),1)
+LDLIBS    += $(NCCL_LDLIBS)
+endif
 GTEST_LIBS := $(GTEST_LDLIBS) -lpthread
 
 # ---------------------------------------------------------------- sources
 # A file's suffix picks its compiler and the feature it needs:
 #   *.cu -> nvcc (CUDA builds only); *_opencl.cpp and *.cl -> OpenCL builds only;
+#   *_mpi.cpp -> MPI builds only; *_nccl.cu -> builds with CUDA, MPI and NCCL only;
 #   *_main.cpp -> a lab's driver program.
 define sources_in
-$(filter-out $(if $(filter 1,$(HAVE_OPENCL)),,%_opencl.cpp) %_main.cpp,$(wildcard $(1)/*.cpp)) \
-$(if $(filter 1,$(HAVE_CUDA)),$(wildcard $(1)/*.cu)) \
+$(filter-out $(if $(filter 1,$(HAVE_OPENCL)),,%_opencl.cpp) $(if $(filter 1,$(HAVE_MPI)),,%_mpi.cpp) %_main.cpp,$(wildcard $(1)/*.cpp)) \
+$(if $(filter 1,$(HAVE_CUDA)),$(filter-out $(if $(filter 1,$(HAVE_NCCL_BUILD)),,%_nccl.cu),$(wildcard $(1)/*.cu))) \
 $(if $(filter 1,$(HAVE_OPENCL)),$(patsubst %,$(BUILD)/gen/%.cpp,$(wildcard $(1)/*.cl)))
 endef
 obj = $(patsubst %,$(OBJ)/%.o,$(patsubst $(BUILD)/%,%,$(1)))
@@ -192,7 +203,7 @@ $(BUILD)/.labs: FORCE
 # The feature set of the last build. Rewritten only when it changes; every binary depends on
 # it, so a change relinks them from the objects of the new set (obj-<features>/), and no
 # object is ever deleted under a running build.
-FEATURES_LINE = cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) sm=$(subst $() ,_,$(strip $(SM_LIST))) zlib=$(HAVE_ZLIB) bzip2=$(HAVE_BZIP2) objdir=obj-$(FEATURES)
+FEATURES_LINE = cuda=$(HAVE_CUDA) opencl=$(HAVE_OPENCL) mpi=$(HAVE_MPI) nccl=$(HAVE_NCCL_BUILD) sm=$(subst $() ,_,$(strip $(SM_LIST))) zlib=$(HAVE_ZLIB) bzip2=$(HAVE_BZIP2) objdir=obj-$(FEATURES)
 $(BUILD)/.features: FORCE
 	+@mkdir -p $(@D)
 	+@echo "$(FEATURES_LINE)" | cmp -s - $@ || echo "$(FEATURES_LINE)" > $@
@@ -285,6 +296,8 @@ features:
 	@if [ "$(HAVE_OPENCL)" = 0 ]; then echo "note: OpenCL skipped: $(OPENCL_WHY). To get it: $(dep_hint_OPENCL)"; fi
 	@if [ "$(HAVE_ZLIB)" = 0 ]; then echo "note: gzip input (.mtx.gz) unsupported: zlib $(ZLIB_WHY). To get it: $(dep_hint_ZLIB)"; fi
 	@if [ "$(HAVE_BZIP2)" = 0 ]; then echo "note: bzip2 input (.mtx.bz2) unsupported: bzip2 $(BZIP2_WHY). To get it: $(dep_hint_BZIP2)"; fi
+	@if [ "$(HAVE_MPI)" = 0 ]; then echo "note: MPI skipped: $(MPI_WHY). To get it: $(dep_hint_MPI); lab 10's MPI tests are reported SKIPPED"; fi
+	@if [ "$(HAVE_CUDA)" = 1 ] && [ "$(HAVE_MPI)" = 1 ] && [ "$(HAVE_NCCL)" = 0 ]; then echo "note: NCCL skipped: $(NCCL_WHY). To get it: $(dep_hint_NCCL); lab 10's GPU step is reported SKIPPED"; fi
 	@if [ "$(HAVE_GTEST)" = 0 ]; then echo "note: tests skipped: GoogleTest $(GTEST_WHY). To get it without root: $(dep_hint_GTEST)"; fi
 
 ## kit            build spmv-kit only (the ./spmv-kit front end does, when its binary is out of date)
@@ -294,11 +307,11 @@ kit:
 ## deps           install missing Debian/Ubuntu packages (as root), or print what to install and how to point the build at it
 deps:
 	@KIT_DEPS_SAY_OK=$(if $(filter deps,$(MAKECMDGOALS)),1,0) KIT_DEP_GTEST=$(HAVE_GTEST) KIT_DEP_OPENCL=$(HAVE_OPENCL) KIT_DEP_ZLIB=$(HAVE_ZLIB) KIT_DEP_BZIP2=$(HAVE_BZIP2) \
-	  KIT_DEP_BENCHMARK=$(HAVE_BENCHMARK) scripts/setup/deps.sh
+	  KIT_DEP_BENCHMARK=$(HAVE_BENCHMARK) KIT_DEP_MPI=$(HAVE_MPI) scripts/setup/deps.sh
 
-## deps-info      where GoogleTest, Google Benchmark, OpenCL, zlib and bzip2 were found, and the flags they add
+## deps-info      where GoogleTest, Google Benchmark, OpenCL, zlib, bzip2, MPI and NCCL were found, and the flags they add
 deps-info:
-	@$(foreach d,GTEST BENCHMARK OPENCL ZLIB BZIP2,echo '$(d): $(if $(filter 1,$(HAVE_$(d))),found by $($(d)_FROM); flags: $(strip $($(d)_CFLAGS) $($(d)_LDLIBS)),$($(d)_WHY))';)
+	@$(foreach d,GTEST BENCHMARK OPENCL ZLIB BZIP2 MPI NCCL,echo '$(d): $(if $(filter 1,$(HAVE_$(d))),found by $($(d)_FROM); flags: $(strip $($(d)_CFLAGS) $($(d)_LDLIBS)),$($(d)_WHY))';)
 
 ## run            every format and backend on the 4x4 example and rdb450, as one table
 run: deps

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scripts", "labs"))
-from lab_manifests import ManifestError, gpu_tests, lab_names, manifest_path, read_manifest  # noqa: E402
+from lab_manifests import ManifestError, gpu_tests, lab_names, manifest_path, mpi_ranks, read_manifest  # noqa: E402
 
 # site.env settings the request lines use; arrays hold one option each.
 SITE_SCALARS = ["KIT_SLURM_GPU_REQUEST", "KIT_SGE_GPU_REQUEST", "KIT_SLURM_PARTITION",
                 "KIT_SLURM_CPU_PARTITION", "KIT_SLURM_ACCOUNT", "KIT_SGE_QUEUE", "KIT_SGE_CPU_QUEUE",
                 "KIT_SGE_PROJECT", "KIT_CPUS", "KIT_SGE_PE", "KIT_MEM", "KIT_MEM_MERGE",
-                "KIT_TIME_LAB", "KIT_TIME_BENCH", "KIT_TIME_GRADE", "KIT_TIME_MERGE"]
+                "KIT_TIME_LAB", "KIT_TIME_BENCH", "KIT_TIME_GRADE", "KIT_TIME_MERGE",
+                "KIT_SLURM_TASK_GPU_REQUEST", "KIT_SGE_MPI_PE", "KIT_SGE_MPI_GPU_REQUEST"]
 SITE_ARRAYS = ["KIT_SLURM_EXTRA", "KIT_SGE_EXTRA"]
 
 
@@ -38,6 +39,7 @@ class Job:
     builds: bool      # compiles, so asks for KIT_CPUS cores and KIT_MEM
     array: bool = False
     submit_hint: str = ""
+    tasks: int = 0    # MPI ranks to ask for (a lab with "mpi_ranks"): one GPU each; 0: one process
 
 
 def read_site(path):
@@ -67,10 +69,19 @@ def lab_needs_gpu(lab):
         return True
 
 
+def lab_tasks(lab):
+    """The most ranks a lab's tests run at (its manifest's "mpi_ranks"); 0 for a one-process lab."""
+    try:
+        return max(mpi_ranks(read_manifest(manifest_path(ROOT, lab))), default=0)
+    except ManifestError:
+        return 0
+
+
 def job_list():
     labs = lab_names(ROOT)
     jobs = [Job(lab, f"Lab {lab}: build the kit on the node, run the lab's tests, print the summary.",
-                f"lab {lab}", "KIT_TIME_LAB", lab_needs_gpu(lab), True, submit_hint=f"make submit LAB={lab}")
+                f"lab {lab}", "KIT_TIME_LAB", lab_needs_gpu(lab), True, submit_hint=f"make submit LAB={lab}",
+                tasks=lab_tasks(lab))
             for lab in labs]
     jobs.append(Job("bench", "Benchmark suite: build the kit on a GPU node and run `make bench`.",
                     "bench", "KIT_TIME_BENCH", True, True, submit_hint="make submit JOB=bench"))
@@ -86,9 +97,11 @@ def job_list():
 def slurm_lines(job, site):
     out = "spmv-%s-%%A-%%a.out" % job.name.split("-")[0] if job.array else f"spmv-{job.name}-%j.out"
     opts = [f"--job-name=spmv-{job.name}", f"--output={out}", f"--time={site[job.time]}"]
+    if job.tasks:  # MPI ranks on one node, one GPU each (the tests start them with srun, site.env)
+        opts += [f"--ntasks={job.tasks}", "--nodes=1"]
     if job.gpu:
-        opts.append(site["KIT_SLURM_GPU_REQUEST"])
-    opts.append(f"--cpus-per-task={site['KIT_CPUS'] if job.builds else 1}")
+        opts.append(site["KIT_SLURM_TASK_GPU_REQUEST"] if job.tasks else site["KIT_SLURM_GPU_REQUEST"])
+    opts.append(f"--cpus-per-task={site['KIT_CPUS'] if job.builds and not job.tasks else 2 if job.tasks else 1}")
     mem = site["KIT_MEM"] if job.builds else site["KIT_MEM_MERGE"]
     if mem:
         opts.append(f"--mem={mem}")
@@ -105,9 +118,12 @@ def sge_lines(job, site):
     out = "spmv-%s-$JOB_ID-$TASK_ID.out" % job.name.split("-")[0] if job.array else f"spmv-{job.name}-$JOB_ID.out"
     opts = ["-S /bin/bash", "-cwd", f"-N spmv-{job.name}", f"-o {out}", "-j y", f"-l h_rt={site[job.time]}"]
     if job.gpu:
-        opts.append(site["KIT_SGE_GPU_REQUEST"])
-    # The slots granted are the cores the build may use: the job runs make -j$NSLOTS.
-    if job.builds and site["KIT_SGE_PE"]:
+        opts.append(site["KIT_SGE_MPI_GPU_REQUEST"] if job.tasks else site["KIT_SGE_GPU_REQUEST"])
+    # The slots granted are the cores the build may use: the job runs make -j$NSLOTS. An MPI
+    # lab asks for its ranks' slots in the site's MPI parallel environment (mpirun reads them).
+    if job.tasks and site["KIT_SGE_MPI_PE"]:
+        opts.append(f"-pe {site['KIT_SGE_MPI_PE']} {2 * job.tasks}")
+    elif job.builds and site["KIT_SGE_PE"]:
         opts.append(f"-pe {site['KIT_SGE_PE']} {site['KIT_CPUS']}")
     queue = site["KIT_SGE_QUEUE"] if job.gpu else site["KIT_SGE_CPU_QUEUE"]
     if queue:

@@ -207,6 +207,8 @@ kit_job_lab() {
     kit_require_gpu "lab $lab has $(grep -c . <<<"$gpu_tests") GPU tests" || return 2
   fi
   kit_build all LAB="$lab" || { kit_verdict FAILED "lab $lab: the build failed (errors above)"; return 1; }
+  # An MPI lab's tests start their ranks with srun inside a Slurm job (site.env: KIT_SLURM_MPIRUN).
+  [ -n "${SLURM_JOB_ID:-}" ] && [ -n "${KIT_SLURM_MPIRUN:-}" ] && export KIT_MPIRUN=${KIT_MPIRUN:-$KIT_SLURM_MPIRUN}
   kit_say "tests: make test LAB=$lab"
   kit_make test LAB="$lab" 2>&1 | tee "$out"
   status=${PIPESTATUS[0]}

@@ -250,13 +250,14 @@ class Grader:
         """Why the student's objects are refused (calls the symbol check forbids), or None."""
         if lab.name not in self._trusted:
             self._trusted[lab.name] = symbols.TrustedSymbols(tree, lab.name)
-        found = symbols.check(tree, lab.name, self._trusted[lab.name])
+        found = symbols.check(tree, lab.name, self._trusted[lab.name], comm=bool(lab.mpi_ranks))
         return "\n".join(f"{obj}: {why}" for obj, why in found[:12]) if found else None
 
     def _run_tests(self, lab, space, tree, work):
         """Runs each test binary of the lab, then its judge: (the runner, outcomes by test)."""
         bins = self._seal_binaries(tree, space / "bin", lab)
-        env = sandbox.clean_env(space / "home")
+        # an MPI lab's ranks keep NCCL's NVLink multicast off, as make test does (mpi_launch.sh)
+        env = sandbox.clean_env(space / "home", {"NCCL_NVLS_ENABLE": "0"} if lab.mpi_ranks else None)
         judge_dir = space / "judge"  # the grader's alone: the judge's records and results
         judge_dir.mkdir(mode=0o700)
         runner = gtest.Runner(space / "results", work / "logs", tree, env, self._test_limits(), self.o.retry,
@@ -265,7 +266,7 @@ class Grader:
         for binary, tests in lab.binaries().items():
             self.log(f"grader: {lab.name}: running {binary}, then its judge")
             outcomes.update(runner.run_binary(space / "bin" / binary, tests, bins.get(binary),
-                                              *self.cache.judge(binary)))
+                                              *self.cache.judge(binary), ranks=self._mpi_ranks(lab, tree)))
         return runner, outcomes
 
     def _grade_lab(self, lab, staging, work, notes, used):
@@ -293,7 +294,7 @@ class Grader:
             timing["tests"] = time.monotonic() - t1
             shared_tmp |= runner.shared_tmp
         res = scoring.score_lab(lab, outcomes, build_error, rejected=rejected,
-                                absent=self._absent_backends(tree))
+                                absent=self._absent_backends(tree, lab))
         res["files_from"] = where
         res["files"] = sorted(files)
         res["review_flags"] = scoring.review_flags(files)
@@ -308,13 +309,25 @@ class Grader:
                  + (f" ({res['not_run']} not run here)" if res["not_run"] else ""))
         return res, cpu
 
-    def _absent_backends(self, tree):
-        """Backends the grader itself knows cannot run here: only their skipped tests are 'not run'."""
+    @staticmethod
+    def _features(tree):
+        """The tree's build features (build/.features: cuda=1 opencl=0 mpi=1 ...)."""
         try:
-            feats = dict(kv.split("=", 1) for kv in (tree / "build" / ".features").read_text().split() if "=" in kv)
+            return dict(kv.split("=", 1) for kv in (tree / "build" / ".features").read_text().split() if "=" in kv)
         except OSError:
-            feats = {}
-        absent = {"cpu": False,
+            return {}
+
+    def _mpi_ranks(self, lab, tree):
+        """The rank counts the lab's programs run at: its manifest's, where MPI was built in and
+        mpirun is here; else none (one plain process, whose MPI tests skip saying why)."""
+        mpi = self._features(tree).get("mpi") == "1" and shutil.which("mpirun")
+        return lab.mpi_ranks if mpi else []
+
+    def _absent_backends(self, tree, lab):
+        """Backends the grader itself knows cannot run here: only their skipped tests are 'not run'.
+        An MPI lab's CPU steps count as absent where MPI is missing (their skips say so)."""
+        feats = self._features(tree)
+        absent = {"cpu": bool(lab.mpi_ranks) and not self._mpi_ranks(lab, tree),
                   "cuda": feats.get("cuda") != "1" or not self.gpu,
                   "opencl": feats.get("opencl") != "1" or not sandbox.has_opencl_platform()}
         return {b for b, gone in absent.items() if gone}

@@ -105,7 +105,7 @@ class Runner:
         self.cpu_s = 0.0
         self.shared_tmp = False  # some run had the machine's /tmp and /dev/shm (no namespace here)
 
-    def _attempt(self, binary, digest, tag, gtest_filter=None, timeout=None, record=None, replay=None):
+    def _attempt(self, binary, digest, tag, gtest_filter=None, timeout=None, record=None, replay=None, launch=()):
         """One run. Returns ({name: TestOutcome}, None) or (None, why it cannot be trusted).
         digest: the binary's sha256 when it was built (None: not checked). record: the student's
         program records its calls in this file. replay: the record files the judge replays; it
@@ -119,7 +119,7 @@ class Runner:
         for p in (json_path, marker):
             if p.exists() or p.is_symlink():
                 p.unlink()
-        cmd = [str(binary), f"--gtest_output=json:{json_path}", "--gtest_color=no"]
+        cmd = [*launch, str(binary), f"--gtest_output=json:{json_path}", "--gtest_color=no"]
         if gtest_filter:
             cmd.append(f"--gtest_filter={gtest_filter}")
         if record:
@@ -158,17 +158,28 @@ class Runner:
                 r.message = reasons.get(name, "skipped without a reason")
         return results, None
 
-    def run_binary(self, binary, tests, digest=None, judge=None, judge_digest=None):
+    def run_binary(self, binary, tests, digest=None, judge=None, judge_digest=None, ranks=()):
         """Outcomes of the given TestSpecs, all held by one binary: {name: TestOutcome}.
         digest: the binary's sha256 when it was built; a binary that changed is not run.
-        judge, judge_digest: the instructor's build of the same tests, which decides."""
+        judge, judge_digest: the instructor's build of the same tests, which decides.
+        ranks: the rank counts at which the program runs under mpirun (the lab's "mpi_ranks"):
+        each count is recorded (by rank 0, see tests/support/gtest_main.cpp) and judged on its
+        own, and a test passes only if it passes at every count."""
         name = Path(binary).name
         if not Path(binary).exists():
             return {t.name: TestOutcome("failed", f"{name} was not built") for t in tests}
         if judge is None or self.judge_dir is None:
             return {t.name: TestOutcome("failed", f"the grader has no judge for {name}: rebuild the cache "
                                         "(grade.py prebuild)") for t in tests}
-        records, problems = self._record(binary, digest, name, tests)
+        if not ranks:
+            return self._run_judged(binary, tests, digest, judge, judge_digest, name, ())
+        per_count = {n: self._run_judged(binary, tests, digest, judge, judge_digest, f"{name}.np{n}", mpirun(n, self.limits))
+                     for n in ranks}
+        return {t.name: combine_counts({n: out[t.name] for n, out in per_count.items()}) for t in tests}
+
+    def _run_judged(self, binary, tests, digest, judge, judge_digest, name, launch):
+        """The student's program recorded (started by launch, if any), then the judge's verdicts."""
+        records, problems = self._record(binary, digest, name, tests, launch)
         verdicts, why = self._attempt(judge, judge_digest, f"{name}.judge", replay=self._copy_records(records))
         if verdicts is None:
             return {t.name: TestOutcome("failed", f"the judge could not replay {name}'s records: {why}")
@@ -183,18 +194,18 @@ class Runner:
             out[t.name] = r
         return out
 
-    def _record(self, binary, digest, name, tests):
+    def _record(self, binary, digest, name, tests, launch=()):
         """Runs the student's program, recording its calls. Returns (record files, {test:
         (status, why its run was not whole)}); a run that was not whole is re-run test by test."""
         first = self.results_dir / f"{name}.rec"
-        _, why = self._attempt(binary, digest, name, record=first)
+        _, why = self._attempt(binary, digest, name, record=first, launch=launch)
         if why is None:
             return [first], {}
         if not self.retry:
             return [first], {t.name: ("failed", f"{name} {why}") for t in tests}
-        return self._rerun_one_by_one(binary, digest, name, why, tests, first)
+        return self._rerun_one_by_one(binary, digest, name, why, tests, first, launch)
 
-    def _rerun_one_by_one(self, binary, digest, name, why, tests, first):
+    def _rerun_one_by_one(self, binary, digest, name, why, tests, first, launch=()):
         """Each test again, alone, with its own timeout and record file: one hanging test must
         not use up the time of the next. All re-runs of one program share a cap of RERUN_CAP
         timeouts."""
@@ -207,7 +218,7 @@ class Runner:
                 continue
             rec = self.results_dir / f"{name}.{i}.rec"
             _, own_why = self._attempt(binary, digest, f"{name}.{i}", gtest_filter=t.name,
-                                       timeout=min(self.limits.timeout_s, left), record=rec)
+                                       timeout=min(self.limits.timeout_s, left), record=rec, launch=launch)
             records.append(rec)
             problems[t.name] = ("failed", f"{name} {why}; run on its own, this test {own_why}" if own_why
                                 else f"(re-run on its own after {name} {why})")
@@ -230,6 +241,28 @@ class Runner:
                     left -= len(chunk)
             copies.append(dst)
         return copies
+
+
+def mpirun(ranks, limits):
+    """The mpirun command that starts a test program at `ranks` ranks in the sandbox: ranks may
+    share cores (--oversubscribe); as root (no --run-as) Open MPI asks to be told it is wanted."""
+    root = ["--allow-run-as-root"] if os.geteuid() == 0 and not limits.run_as else []
+    return ("mpirun", "-np", str(ranks), "--oversubscribe", *root)
+
+
+def combine_counts(outcomes):
+    """One test's outcome over its runs at several rank counts ({ranks: TestOutcome}): failed at
+    any count fails (naming the counts), else passed at any passes, else skipped."""
+    failed = {n: o for n, o in outcomes.items() if o.status in ("failed", "no_time")}
+    if failed:
+        n, first = next(iter(failed.items()))
+        counts = ", ".join(map(str, failed))
+        return TestOutcome(first.status, _clean(f"at {counts} rank(s); at {n}: {first.message}"),
+                           sum(o.time_s for o in outcomes.values()))
+    passed = [o for o in outcomes.values() if o.status == "passed"]
+    if passed:
+        return TestOutcome("passed", "", sum(o.time_s for o in outcomes.values()))
+    return next(iter(outcomes.values()))
 
 
 def sha256(path):

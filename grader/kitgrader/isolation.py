@@ -92,6 +92,8 @@ def _private_tmp(visible, size_mb, cwd=None, hidden=(), net=False, tops=None):
                 f.write(text)
     else:
         _libc_call("unshare", flags)
+    if net:
+        _loopback_up()  # MPI's launcher talks to its ranks over it; it reaches nothing outside
     _mount(None, "/", None, _MS_REC | _MS_PRIVATE)  # nothing mounted here reaches the machine
     tops = private_tops(visible) if tops is None else tops
     for top in tops:
@@ -104,6 +106,19 @@ def _private_tmp(visible, size_mb, cwd=None, hidden=(), net=False, tops=None):
         _cover(h, visible, "size=64k,mode=0755", read_only=True)
     if cwd is not None:
         os.chdir(cwd)
+
+
+def _loopback_up():
+    """Brings up the loopback interface of a fresh network namespace (SIOCSIFFLAGS: IFF_UP |
+    IFF_RUNNING on "lo"). The namespace has no other interface, so this opens no network."""
+    import fcntl
+    import socket
+    import struct
+    siocgifflags, siocsifflags, up_running = 0x8913, 0x8914, 0x1 | 0x40
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        req = struct.pack("16sH14x", b"lo", 0)
+        flags = struct.unpack("16sH14x", fcntl.ioctl(s.fileno(), siocgifflags, req))[1]
+        fcntl.ioctl(s.fileno(), siocsifflags, struct.pack("16sH14x", b"lo", flags | up_running))
 
 
 def limit_child(limits, set_as, visible=None, cwd=None, net=False, tops=None):

@@ -12,7 +12,7 @@ from pathlib import Path
 # that the student edition keeps without the grader.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "labs"))
 from lab_manifests import (LAB_NAME, LAB_NAME_ERE, LAB_STEP, ManifestError, lab_names,  # noqa: E402,F401
-                           listed_tests, manifest_path, points_allowed, read_manifest)
+                           listed_tests, manifest_path, mpi_ranks, points_allowed, read_manifest)
 
 # A student file is a plain name inside the lab folder: no folders, no "..", no hidden files.
 SAFE_FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
@@ -48,6 +48,7 @@ class Lab:
     student_files: list
     steps: dict = field(default_factory=dict)  # step number -> Step
     tests: list = field(default_factory=list)  # TestSpec, in manifest order
+    mpi_ranks: list = field(default_factory=list)  # rank counts its programs run at under mpirun; []: alone
 
     @property
     def max_points(self):
@@ -88,7 +89,11 @@ def load_lab(path):
             raise ManifestError(f"{path}: bad test entry {spec.name!r} (duplicate, unknown step, or no points)")
         seen.add(spec.name)
         tests.append(spec)
-    return Lab(name, str(m.get("title", "")), list(files), steps, tests)
+    try:
+        ranks = mpi_ranks(m)
+    except ManifestError as e:
+        raise ManifestError(f"{path}: {e}") from e
+    return Lab(name, str(m.get("title", "")), list(files), steps, tests, ranks)
 
 
 def discover(kit_root):

@@ -14,7 +14,10 @@ the grader checks that:
     instructor's objects define), except the kit's oracle, registry, checked run and file
     readers and writers; to the C++ runtime and standard library (file streams, threads and
     filesystem excepted); to the compiler's runtime helpers (`__popcountdi2`, ...); to maths,
-    memory and printing functions of the C library; or to the CUDA and OpenCL APIs;
+    memory and printing functions of the C library; or to the CUDA and OpenCL APIs; and, in a
+    lab whose tests run under mpirun (its manifest's "mpi_ranks": lab 10), to MPI's
+    communication (Open MPI's predefined handles included) and to NCCL, but not to MPI's
+    files, process spawning, ports, start, end or abort;
   - every definition is a C++ name outside the standard library and the test namespaces
     (or one that nvcc or the kit's .cl embedding generates), and none replaces a strong
     definition's weak partner: a strong definition of a name the instructor's objects hold
@@ -46,6 +49,17 @@ C_CALLS = re.compile(r"""^(
     |cuda[A-Z][A-Za-z0-9_]*|__cuda[A-Za-z0-9_]*|__nv[A-Za-z0-9_]*|__fatbinwrap[A-Za-z0-9_]*
     |cl[A-Z][A-Za-z0-9_]*
 )$""", re.X)
+
+# MPI and NCCL, for the labs whose tests run under mpirun (comm=True): messages, collectives,
+# communicators, requests and datatypes; Open MPI's predefined handles are data symbols
+# (ompi_mpi_double, ompi_mpi_comm_world, ompi_request_null). MPICH's handles are constants.
+COMM_CALLS = re.compile(r"^(P?MPI_[A-Z][A-Za-z0-9_]*|ompi_mpi_[a-z0-9_]+|ompi_request_null|ompi_message_null"
+                        r"|nccl[A-Z][A-Za-z0-9_]*)$")
+# What SpMV's messages never need: MPI's files, spawned processes, ports and name service (a way
+# out of the sandbox's ranks), and the start, end and abort of MPI, which the kit owns.
+COMM_DENIED = re.compile(r"^P?MPI_(File_|Comm_spawn|Open_port|Close_port|Comm_connect|Comm_accept|Comm_join"
+                         r"|Publish_name|Unpublish_name|Lookup_name|Register_datarep|Init|Finalize|Abort"
+                         r"|Session_)")
 
 # The compiler's runtime helpers (libgcc, and the C library's flag that libstdc++'s inline code
 # reads): honest code reaches them through builtins (__builtin_popcount), 128-bit or complex
@@ -149,17 +163,22 @@ class TrustedSymbols:
                         self.defs[name] = kind
 
 
-def _call_refusal(name, plain, trusted):
-    """The rule a call breaks, in words, or None when lab code may make it."""
+def _call_refusal(name, plain, trusted, comm=False):
+    """The rule a call breaks, in words, or None when lab code may make it. comm: the lab's
+    tests run under mpirun, so MPI's communication and NCCL are its tools."""
     if KIT_DENIED.match(plain):
         return "the kit's oracle, registry, checked run and file readers and writers are the grader's"
+    if comm and COMM_DENIED.match(name):
+        return "MPI's messages and collectives only: no files, spawned processes, ports, start, end or abort"
+    if comm and COMM_CALLS.match(name):
+        return None
     if name in trusted.defs or C_CALLS.match(name) or RUNTIME_HELPERS.match(name):
         return None
     if OPERATOR_NEW_DELETE.match(name) or STD_MANGLED.match(name):
         return "no files, threads or system errors from the standard library" if STD_DENIED.search(plain) else None
     if name.startswith(("_ZN2cl", "_ZNK2cl")):  # the OpenCL C++ bindings
         return None
-    return "only the kit, the C++ and C runtime, maths, memory, printing, CUDA and OpenCL"
+    return "only the kit, the C++ and C runtime, maths, memory, printing, CUDA and OpenCL" + (", MPI and NCCL" if comm else "")
 
 
 def _shortened(plain, limit=160):
@@ -183,8 +202,9 @@ def _definition_problem(name, plain, kind, trusted):
     return None
 
 
-def check(tree, lab, trusted=None):
-    """Problems of the student's objects of lab: [(object file name, problem)]; [] when clean."""
+def check(tree, lab, trusted=None, comm=False):
+    """Problems of the student's objects of lab: [(object file name, problem)]; [] when clean.
+    comm: the lab's tests run under mpirun (its manifest's "mpi_ranks"): MPI and NCCL allowed."""
     trusted = trusted or TrustedSymbols(tree, lab)
     objects = _nm(student_objects(tree, lab))
     # The student's files may call each other (a .cu calling a helper of a .cpp).
@@ -197,7 +217,7 @@ def check(tree, lab, trusted=None):
             if TEST_NAMESPACES.search(plain) or TEST_NAMESPACES.search(name):
                 why = f"uses GoogleTest or the kit's test support: {_shortened(plain)}"
             elif kind == "U":
-                rule = None if name in own else _call_refusal(name, plain, trusted)
+                rule = None if name in own else _call_refusal(name, plain, trusted, comm)
                 why = rule and f"calls {_shortened(plain)}, which lab code may not use ({rule})"
             else:
                 why = _definition_problem(name, plain, kind, trusted)

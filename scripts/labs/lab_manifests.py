@@ -3,6 +3,8 @@
 
     lab_manifests.py names [KIT]           the labs, one a line
     lab_manifests.py gpu-tests LAB [KIT]   the names of the lab's tests that need a GPU, one a line
+    lab_manifests.py mpi-ranks LAB [KIT]   the rank counts its test programs run at under mpirun
+                                           (the manifest's "mpi_ranks"), one a line; none: run alone
 
 KIT is the kit's folder, by default the one holding this script.
 
@@ -57,6 +59,16 @@ def gpu_tests(manifest):
     return [t.get("name") for t in manifest.get("tests", []) if t.get("gpu")]
 
 
+def mpi_ranks(manifest):
+    """The rank counts at which the lab's test programs run under mpirun ("mpi_ranks": [1, 2, 4]);
+    [] for a lab whose programs run as one plain process. Raises ManifestError on a bad entry."""
+    ranks = manifest.get("mpi_ranks", [])
+    if not isinstance(ranks, list) or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 64
+                                              for n in ranks):
+        raise ManifestError(f"'mpi_ranks' must be a list of rank counts 1..64, not {ranks!r}")
+    return ranks
+
+
 def listed_tests(gtest_list_output):
     """Suite.Name of every test in a test binary's --gtest_list_tests output, as a manifest
     names it: a typed test's suite is Suite/float (its `# TypeParam = float` comment dropped)."""
@@ -89,6 +101,16 @@ def main(argv):
             return 1
         for name in names:
             print(name)
+        return 0
+    if len(argv) >= 3 and argv[1] == "mpi-ranks" and len(argv) <= 4:
+        kit = argv[3] if len(argv) == 4 else KIT
+        try:
+            ranks = mpi_ranks(read_manifest(manifest_path(kit, argv[2])))
+        except ManifestError as e:
+            print(f"lab_manifests: {e}", file=sys.stderr)
+            return 1
+        for n in ranks:
+            print(n)
         return 0
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2

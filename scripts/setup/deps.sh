@@ -35,6 +35,8 @@ need=(
   "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib:the benchmark plots"
   "zlib1g-dev:@ZLIB/usr/include/zlib.h:reading gzip-compressed matrices (.mtx.gz)"
   "libbz2-dev:@BZIP2/usr/include/bzlib.h:reading bzip2-compressed matrices (.mtx.bz2)"
+  "libopenmpi-dev:@MPI/usr/bin/mpicxx:lab 10 (SpMV across ranks with MPI)"
+  "openmpi-bin:/usr/bin/mpirun:running lab 10's tests (mpirun)"
   "clang:/usr/bin/clang++:the fuzz target (make fuzz)"
   "libclang-rt-dev:/usr/share/doc/libclang-rt-dev:the fuzz target's libFuzzer runtime (make fuzz)"
 )
@@ -69,6 +71,8 @@ other_systems=(
   "pocl-opencl-icd|pocl (EPEL)|spack install pocl; conda install -c conda-forge pocl|OCL_ICD_VENDORS=<folder of .icd files>"
   "zlib1g-dev|zlib-devel|module load zlib; spack install zlib; conda install -c conda-forge zlib|ZLIB_ROOT=<prefix>"
   "libbz2-dev|bzip2-devel|module load bzip2; spack install bzip2; conda install -c conda-forge bzip2|BZIP2_ROOT=<prefix>"
+  "libopenmpi-dev|openmpi-devel|module load openmpi; spack install openmpi; conda install -c conda-forge openmpi|MPICXX=/path/to/mpicxx"
+  "openmpi-bin|openmpi|as libopenmpi-dev|"
   "python3-matplotlib|python3-matplotlib|pip install --user matplotlib|"
   "doxygen|doxygen|module load doxygen; conda install -c conda-forge doxygen|"
   "pandoc|pandoc|conda install -c conda-forge pandoc|"

@@ -11,6 +11,7 @@
 # A place outside the compiler's search path adds -isystem, -L and an rpath, so the programs
 # run without LD_LIBRARY_PATH. `make deps-info` prints what was found where; V=1 shows the flags.
 PKG_CONFIG ?= pkg-config
+MPICXX ?= $(firstword $(shell command -v mpicxx mpic++ 2>/dev/null))
 kit_colon  := :
 dep_split   = $(subst $(kit_colon), ,$(1))
 # The compiler's search path, as it reports it (CPATH and LIBRARY_PATH included).
@@ -55,11 +56,13 @@ dep_hint_GTEST     = module load googletest; spack install googletest; conda ins
 dep_hint_BENCHMARK = module load benchmark; spack install benchmark; conda install -c conda-forge benchmark; as root: apt-get install libbenchmark-dev, dnf install google-benchmark-devel
 dep_hint_OPENCL    = a full CUDA Toolkit often has both (its cuda-opencl component: OPENCL_ROOT=$(CUDA_HOME)); spack install ocl-icd opencl-c-headers; conda install -c conda-forge ocl-icd opencl-headers; as root: apt-get install ocl-icd-opencl-dev opencl-headers, dnf install ocl-icd-devel opencl-headers
 dep_hint_ZLIB      = module load zlib; spack install zlib; conda install -c conda-forge zlib; as root: apt-get install zlib1g-dev, dnf install zlib-devel
+dep_hint_MPI       = module load openmpi; spack install openmpi; conda install -c conda-forge openmpi; as root: apt-get install libopenmpi-dev openmpi-bin, dnf install openmpi-devel
+dep_hint_NCCL      = the CUDA Toolkit's or NVIDIA's libnccl2 and libnccl-dev packages (NCCL_ROOT=<prefix>); module load nccl; spack install nccl; conda install -c conda-forge nccl
 dep_hint_BZIP2     = module load bzip2; spack install bzip2; conda install -c conda-forge bzip2; as root: apt-get install libbz2-dev, dnf install bzip2-devel
 # The search runs once per build: a sub-make with the same settings (same DEP_KEY) takes its
 # results from the environment, as exported here.
-DEP_IDS := GTEST BENCHMARK OPENCL ZLIB BZIP2
-DEP_KEY := $(CXX)|$(PKG_CONFIG)|$(PKG_CONFIG_PATH)|$(CPATH)|$(CPLUS_INCLUDE_PATH)|$(C_INCLUDE_PATH)|$(LIBRARY_PATH)|$(CONDA_PREFIX)|$(SPACK_ENV)|$(CMAKE_PREFIX_PATH)|$(CUDA_HOME)|$(foreach v,GTEST_ROOT GTEST_PREFIX GOOGLETEST_ROOT GTEST_HOME GOOGLETEST_HOME EBROOTGOOGLETEST BENCHMARK_ROOT BENCHMARK_PREFIX GOOGLE_BENCHMARK_ROOT BENCHMARK_HOME EBROOTGOOGLEBENCHMARK OPENCL_ROOT OPENCL_PREFIX OPENCL_HOME OCL_ICD_ROOT EBROOTOCLMINICD ZLIB_ROOT ZLIB_PREFIX ZLIB_HOME EBROOTZLIB BZIP2_ROOT BZIP2_PREFIX BZIP2_HOME EBROOTBZIP2,$($(v)))
+DEP_IDS := GTEST BENCHMARK OPENCL ZLIB BZIP2 MPI NCCL
+DEP_KEY := $(CXX)|$(PKG_CONFIG)|$(PKG_CONFIG_PATH)|$(CPATH)|$(CPLUS_INCLUDE_PATH)|$(C_INCLUDE_PATH)|$(LIBRARY_PATH)|$(CONDA_PREFIX)|$(SPACK_ENV)|$(CMAKE_PREFIX_PATH)|$(CUDA_HOME)|$(MPICXX)|$(foreach v,GTEST_ROOT GTEST_PREFIX GOOGLETEST_ROOT GTEST_HOME GOOGLETEST_HOME EBROOTGOOGLETEST BENCHMARK_ROOT BENCHMARK_PREFIX GOOGLE_BENCHMARK_ROOT BENCHMARK_HOME EBROOTGOOGLEBENCHMARK OPENCL_ROOT OPENCL_PREFIX OPENCL_HOME OCL_ICD_ROOT EBROOTOCLMINICD ZLIB_ROOT ZLIB_PREFIX ZLIB_HOME EBROOTZLIB BZIP2_ROOT BZIP2_PREFIX BZIP2_HOME EBROOTBZIP2 NCCL_ROOT NCCL_HOME EBROOTNCCL,$($(v)))
 ifneq ($(KIT_DEPS_KEY),$(DEP_KEY))
 $(eval $(call find_dep,GTEST,GoogleTest,gtest,gtest/gtest.h,gtest,GTEST_ROOT GTEST_PREFIX GOOGLETEST_ROOT GTEST_HOME GOOGLETEST_HOME EBROOTGOOGLETEST))
 $(eval $(call find_dep,OPENCL,OpenCL,OpenCL OpenCL-Headers,CL/cl.h,OpenCL,OPENCL_ROOT OPENCL_PREFIX OPENCL_HOME OCL_ICD_ROOT EBROOTOCLMINICD,$(CUDA_HOME)))
@@ -67,6 +70,18 @@ $(eval $(call find_dep,ZLIB,zlib,zlib,zlib.h,z,ZLIB_ROOT ZLIB_PREFIX ZLIB_HOME E
 $(eval $(call find_dep,BZIP2,bzip2,bzip2,bzlib.h,bz2,BZIP2_ROOT BZIP2_PREFIX BZIP2_HOME EBROOTBZIP2))
 # Google Benchmark: for `make bench` only (bench/bench.mk).
 $(eval $(call find_dep,BENCHMARK,Google Benchmark,benchmark,benchmark/benchmark.h,benchmark,BENCHMARK_ROOT BENCHMARK_PREFIX GOOGLE_BENCHMARK_ROOT BENCHMARK_HOME EBROOTGOOGLEBENCHMARK))
+# MPI (lab 10): the wrapper compiler says its own flags (Open MPI: --showme, MPICH: -show),
+# else pkg-config (ompi-c, mpich). NCCL: its header and library, the CUDA Toolkit's included.
+MPI_SHOWME_C := $(if $(MPICXX),$(shell $(MPICXX) --showme:compile 2>/dev/null))
+MPI_SHOWME_L := $(if $(MPICXX),$(shell $(MPICXX) --showme:link 2>/dev/null))
+MPI_PC := $(firstword $(foreach p,ompi-c mpich,$(if $(call dep_has_pc,$(p)),$(p))))
+HAVE_MPI := $(if $(MPI_SHOWME_L),1,$(if $(MPI_PC),1,0))
+# The C API only: the deprecated C++ bindings of Open MPI and MPICH stay out (they warn).
+MPI_CFLAGS := -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1 $(if $(MPI_SHOWME_L),$(MPI_SHOWME_C),$(if $(MPI_PC),$(shell $(PKG_CONFIG) --cflags $(MPI_PC))))
+MPI_LDLIBS := $(if $(MPI_SHOWME_L),$(filter-out -lmpi_cxx,$(MPI_SHOWME_L)),$(if $(MPI_PC),$(shell $(PKG_CONFIG) --libs $(MPI_PC))))
+MPI_FROM := $(if $(MPI_SHOWME_L),$(MPICXX) --showme,pkg-config $(MPI_PC))
+MPI_WHY := not found: no MPI compiler wrapper ($(or $(MPICXX),mpicxx) --showme) and no pkg-config ompi-c or mpich; install Open MPI (libopenmpi-dev openmpi-bin) or set MPICXX=/path/to/mpicxx
+$(eval $(call find_dep,NCCL,NCCL,nccl,nccl.h,nccl,NCCL_ROOT NCCL_HOME EBROOTNCCL,$(CUDA_HOME)))
 export KIT_DEPS_KEY := $(DEP_KEY)
 export $(foreach d,$(DEP_IDS),HAVE_$(d) $(d)_CFLAGS $(d)_LDLIBS $(d)_FROM $(d)_WHY)
 endif

@@ -7,6 +7,7 @@
 #   check_judge.sh BUILD_DIR LOG_DIR LAB...
 set -u
 . "$(dirname "$0")/kit_summary.sh"
+. "$(dirname "$0")/mpi_launch.sh"
 build=$1 logdir=$2; shift 2
 mkdir -p "$logdir"
 bad=0
@@ -16,18 +17,24 @@ for lab in "$@"; do
     ref=$build/reference/bin/$name judge=$build/starter/bin/$name
     [ -x "$ref" ] || continue
     if [ ! -x "$judge" ]; then echo "check-judge: $judge is missing (build IMPL=starter too)"; bad=1; continue; fi
-    rec=$logdir/$name.rec
-    "$ref" --gtest_color=no --kit-record="$rec" >"$logdir/$name.record.log" 2>&1
-    "$judge" --gtest_color=no --kit-replay="$rec" >"$logdir/$name.judge.log" 2>&1
-    if ! kit_summary "$logdir/$name.judge.log"; then
-      echo "check-judge: the judge $name crashed (see $logdir/$name.judge.log)"; bad=1; continue
-    fi
-    f=$summary_failed
-    if [ "$f" != 0 ]; then
-      echo "check-judge: $name: $f test(s) fail in the judge on the reference's record:"
-      grep -E '^\[  FAILED  \]' "$logdir/$name.judge.log" | sort -u | sed 's/^/    /'; bad=1
-    fi
-    echo "check-judge: $name: $summary"
+    # an MPI lab: recorded (by rank 0) and judged at each rank count of its manifest
+    counts=$(kit_rank_counts "$ref"); command -v "${KIT_MPIRUN:-mpirun}" >/dev/null || counts=
+    for n in ${counts:-0}; do
+      tag=$name; launch=()
+      [ "$n" = 0 ] || { tag=$name.np$n; read -ra launch <<<"$(kit_mpirun "$n")"; }
+      rec=$logdir/$tag.rec
+      "${launch[@]}" "$ref" --gtest_color=no --kit-record="$rec" >"$logdir/$tag.record.log" 2>&1
+      "$judge" --gtest_color=no --kit-replay="$rec" >"$logdir/$tag.judge.log" 2>&1
+      if ! kit_summary "$logdir/$tag.judge.log"; then
+        echo "check-judge: the judge $tag crashed (see $logdir/$tag.judge.log)"; bad=1; continue
+      fi
+      f=$summary_failed
+      if [ "$f" != 0 ]; then
+        echo "check-judge: $tag: $f test(s) fail in the judge on the reference's record:"
+        grep -E '^\[  FAILED  \]' "$logdir/$tag.judge.log" | sort -u | sed 's/^/    /'; bad=1
+      fi
+      echo "check-judge: $tag: $summary"
+    done
   done
 done
 [ "$bad" = 0 ] && echo "check-judge: OK, the judge gives the reference every test it runs"

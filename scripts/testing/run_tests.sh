@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs test binaries one after another and sums them up:
 #   run_tests.sh LOG_DIR BINARY...
+# A lab whose manifest has "mpi_ranks" runs under mpirun at each of its rank counts
+# (mpi_launch.sh), each run with its own log, <binary>.npN.log.
 # Each binary's output goes to the terminal and to LOG_DIR/<binary>.log. Then the skipped
 # tests with their reasons, the points per lab and step (points_summary.py: from the
 # manifests and these logs), and last the line
@@ -8,19 +10,20 @@
 # Exit status 1 if anything failed.
 set -u
 . "$(dirname "$0")/kit_summary.sh"
+. "$(dirname "$0")/mpi_launch.sh"
 logdir=$1; shift
 mkdir -p "$logdir"
 passed=0; failed=0; skipped=0; broken=(); logs=()
-for bin in "$@"; do
-  name=$(basename "$bin")
-  log="$logdir/$name.log"
+# run_one LABEL LOG COMMAND...: one run of a test program, summed up.
+run_one() {
+  local name=$1 log=$2; shift 2
   logs+=("$log")
-  "$bin" --gtest_color=no >"$log" 2>&1
+  "$@" --gtest_color=no >"$log" 2>&1
   status=$?
   if ! kit_summary "$log"; then
     broken+=("$name (exit status $status, no summary: it crashed or was killed; see $log)")
     failed=$((failed + 1))
-    continue
+    return
   fi
   p=$summary_passed f=$summary_failed s=$summary_skipped
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
@@ -28,15 +31,31 @@ for bin in "$@"; do
   # show each failure with its message (file:line and the step-named explanation)
   [ "$f" = 0 ] || grep -B1 -A4 -E '^.*(Failure|error:)' "$log" | sed 's/^/    /'
   if [ "$status" != 0 ] && [ "$f" = 0 ]; then broken+=("$name (exit status $status with no failed test)"); failed=$((failed + 1)); fi
+}
+for bin in "$@"; do
+  name=$(basename "$bin")
+  ranks=$(kit_rank_counts "$bin")
+  if [ -z "$ranks" ] || ! command -v "${KIT_MPIRUN:-mpirun}" >/dev/null; then
+    # without mpirun an MPI lab's program runs as one rank (its MPI tests skip in a build without MPI)
+    run_one "$name" "$logdir/$name.log" "$bin"
+    continue
+  fi
+  # an MPI lab: the program at each rank count of its manifest, each bounded in time
+  for n in $ranks; do
+    run_one "$name ($n ranks)" "$logdir/$name.np$n.log" timeout 900 $(kit_mpirun "$n") "$bin"
+  done
 done
 echo
 for b in "${broken[@]+"${broken[@]}"}"; do echo "BROKEN $b"; done
 if [ "$skipped" -gt 0 ]; then
-  # One line per reason, then the tests it skipped: the same missing GPU is said once.
+  # One line per reason, then the tests it skipped: the same missing GPU is said once, and a test
+  # skipped at several rank counts (an MPI lab) is named once.
   echo "Skipped tests and why:"
   # Only this run's logs: the folder also holds other labs' logs from earlier runs.
-  grep -h '^  SKIPPED ' "${logs[@]}" | sed 's/^  SKIPPED //' |
-    awk -F': ' '{ t=$1; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 } list[$0]=list[$0] "\n    " t }
+  # Each line as "PROGRAM<TAB>TEST: REASON", PROGRAM the log's name less its .npN rank count.
+  grep -H '^  SKIPPED ' "${logs[@]}" | sed -E 's/^(.*\/)?([^/]*)\.log:  SKIPPED /\2\t/; s/\.np[0-9]+\t/\t/' |
+    awk -F': ' '{ split($1, pt, "\t"); t=pt[2]; sub(/^[^:]*: /, ""); if (!($0 in seen)) { order[++n]=$0; seen[$0]=1 }
+                 if (!(($0, pt[1], t) in named)) { named[$0, pt[1], t]=1; list[$0]=list[$0] "\n    " t } }
                 END { for (i=1;i<=n;i++) printf "  %s%s\n", order[i], list[order[i]] }'
 fi
 # Points per lab and step, beside the counts (a lab's tests only; the kit's own carry none).

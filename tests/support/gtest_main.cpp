@@ -1,13 +1,15 @@
 // GoogleTest main for every kit test binary. Beyond the default output it prints, at the
 // end, each skipped test with its reason, and a one-line summary that `make test` sums up:
 //   KIT-SUMMARY <binary> passed=N failed=N skipped=N
-// It also takes the grader's --kit-record=FILE and --kit-replay=FILE (see observe.hpp).
+// It also takes the grader's --kit-record=FILE and --kit-replay=FILE (see observe.hpp). Started
+// by mpirun, ranks other than 0 run silently (quiet_other_ranks).
 #include <gtest/gtest.h>
 
 #include "core/kit_error.hpp"
 #include "observe.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,34 @@ private:
     std::vector<std::string> skipped_;
 };
 
+/// The rank of this process in a parallel launch (mpirun, srun), read from the launcher's
+/// environment before MPI starts; 0 outside one.
+int launcher_rank() {
+    for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+        if (const char* v = std::getenv(var)) return std::atoi(v);
+    return 0;
+}
+
+/// In a parallel launch only rank 0 speaks for the program: it records the calls into student
+/// code (--kit-record), writes the results file (--gtest_output) and prints. The other ranks
+/// run the same tests (their collective calls need them) silently, in plain mode.
+void quiet_other_ranks(int& argc, char** argv) {
+    if (launcher_rank() == 0) return;
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.rfind("--kit-record=", 0) != 0 && a.rfind("--gtest_output=", 0) != 0) argv[kept++] = argv[i];
+    }
+    argc = kept;
+    unsetenv("TEST_PREMATURE_EXIT_FILE");
+    unsetenv("GTEST_OUTPUT");
+    if (!std::freopen("/dev/null", "w", stdout)) std::perror("/dev/null");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    quiet_other_ranks(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
     try {
         kit::testing::init_observe(argc, argv);

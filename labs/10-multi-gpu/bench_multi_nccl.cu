@@ -1,0 +1,193 @@
+// Lab 10's strong-scaling benchmark (bench_multi.hpp): the distributed multiply of steps 1 to 4 in
+// steady state, its parts alone, the halo's bytes and the link bandwidth, one GPU per rank.
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench_multi.hpp"
+#include "dist_nccl.hpp"
+#include "dist_setup.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/cuda_run.hpp"
+#include "io/generators.hpp"
+#include "registry/variants.hpp"
+
+namespace kit::dist {
+
+namespace {
+
+CooMatrix bench_matrix(const BenchMultiOptions& o) {
+    if (o.matrix == "stencil27") return generate_stencil3d(o.n, 27);
+    if (o.matrix == "random") return generate_random(o.n, o.n, 32, 21);  // the suite's, scaled up
+    if (o.matrix == "power-law") return generate_power_law(o.n, o.n, 1.0, 31);
+    throw Error("unknown --matrix '" + o.matrix + "' (stencil27, random or power-law)");
+}
+
+/// Picks this rank's GPU (its rank on the node); every rank learns whether all have one.
+/// @return "" when all have one, else why not (the same text on every rank)
+std::string pick_gpus(MPI_Comm comm) {
+    MPI_Comm node;
+    int node_rank = 0, devices = 0;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_free(&node);
+    const std::optional<std::string> none = backend_unavailable(Backend::cuda);
+    if (!none) CUDA_CHECK(cudaGetDeviceCount(&devices));
+    int ok = !none && node_rank < devices ? 1 : 0, all = 0;
+    if (ok) CUDA_CHECK(cudaSetDevice(node_rank));
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (all) return "";
+    if (none) return "bench_multi needs one GPU per rank: " + *none;
+    return "bench_multi needs one GPU per rank: a node has " + std::to_string(devices) +
+           " GPU(s) for more ranks (start fewer ranks per node, or see jobs/ for a GPU node)";
+}
+
+/// Milliseconds per call of `enqueue` (which only queues GPU work), the slowest rank's: `warmup`
+/// untimed calls, then `iters` back to back with one synchronisation at the end.
+template <class F>
+double per_iteration_ms(F&& enqueue, int warmup, int iters, MPI_Comm comm) {
+    for (int i = 0; i < warmup; ++i) enqueue();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    MPI_Barrier(comm);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) enqueue();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    double ms = (MPI_Wtime() - t0) * 1e3 / iters, slowest = 0;
+    MPI_Allreduce(&ms, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return slowest;
+}
+
+/// The link bandwidth in GB/s one way, measured with 256 MB each way between ranks r and r^1 at
+/// once (a partner-less last rank waits); 0 on one rank.
+double link_gbs(ncclComm_t nccl, int rank, int ranks, cudaStream_t stream, MPI_Comm comm) {
+    if (ranks < 2) return 0;
+    const std::size_t count = std::size_t{32} << 20;  // doubles: 256 MB
+    DeviceBuffer<double> out(count), in(count);
+    const int peer = rank ^ 1;
+    const double ms = per_iteration_ms(
+        [&] {
+            if (peer >= ranks) return;
+            NCCL_CHECK(ncclGroupStart());
+            NCCL_CHECK(ncclSend(out.data(), count, ncclFloat64, peer, nccl, stream));
+            NCCL_CHECK(ncclRecv(in.data(), count, ncclFloat64, peer, nccl, stream));
+            NCCL_CHECK(ncclGroupEnd());
+        },
+        2, 5, comm);
+    return count * sizeof(double) / (ms * 1e6);
+}
+
+/// Milliseconds per iteration, each the slowest rank's.
+struct PartTimes {
+    double iter = 0, local = 0, exchange = 0, remote = 0;
+};
+
+/// The whole multiply in steady state (each exchange waits for the previous product, as x would
+/// wait for y in a solver), then the local product, the exchange and the remote product alone.
+PartTimes time_parts(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, double* y, ncclComm_t nccl,
+                     cudaStream_t ls, cudaStream_t cs, const BenchMultiOptions& o, MPI_Comm comm) {
+    cudaEvent_t y_done;
+    CUDA_CHECK(cudaEventCreateWithFlags(&y_done, cudaEventDisableTiming));
+    PartTimes t;
+    t.iter = per_iteration_ms(
+        [&] {
+            CUDA_CHECK(cudaEventRecord(y_done, ls));
+            CUDA_CHECK(cudaStreamWaitEvent(cs, y_done, 0));
+            halo_spmv_nccl(d, plan, x, y, nccl, ls, cs);
+        },
+        o.warmup, o.iters, comm);
+    CUDA_CHECK(cudaEventDestroy(y_done));
+    t.local = per_iteration_ms([&] { cuda::csr_rows_spmv(d.local.view(), x, y, ls); }, o.warmup, o.iters, comm);
+    t.exchange = per_iteration_ms(
+        [&] {
+            cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x, d.send_buf.data(),
+                                  cs);
+            NCCL_CHECK(ncclGroupStart());
+            for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
+                NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k],
+                                    plan.recv_offsets[k + 1] - plan.recv_offsets[k], ncclFloat64, plan.recv_peers[k],
+                                    nccl, cs));
+            for (std::size_t k = 0; k < plan.send_peers.size(); ++k)
+                NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k],
+                                    plan.send_offsets[k + 1] - plan.send_offsets[k], ncclFloat64, plan.send_peers[k],
+                                    nccl, cs));
+            NCCL_CHECK(ncclGroupEnd());
+        },
+        o.warmup, o.iters, comm);
+    t.remote =
+        per_iteration_ms([&] { cuda::csr_rows_spmv(d.remote.view(), d.halo.data(), y, ls); }, o.warmup, o.iters, comm);
+    return t;
+}
+
+/// One rank count's row: times, the halo's bytes (received per rank, the largest and the sum),
+/// the link bandwidth, and the exchange against its bytes model at that bandwidth.
+void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& t, double link,
+            const BenchMultiOptions& o, MPI_Comm comm) {
+    double mine[2] = {static_cast<double>(rp.block.halo_cols.size() * sizeof(double)),
+                      static_cast<double>(rp.block.local.nnz() + rp.block.remote.nnz())};
+    double most[2] = {0, 0}, total = 0;
+    MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
+    MPI_Allreduce(mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+    if (rp.rank != 0) return;
+    const double model_ms = link > 0 ? most[0] / (link * 1e6) : 0;
+    const double parts = t.local + t.exchange + t.remote;
+    char row[512];
+    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f",
+                  o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local,
+                  t.exchange, t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1],
+                  most[0], total, link, t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms,
+                  model_ms > 0 ? t.exchange / model_ms : 0);
+    const char* head =
+        "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
+        "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
+        "exchange_over_model";
+    std::printf("%s\n%s\n", head, row);
+    std::printf(
+        "bench_multi: %d rank(s): %.3f ms per iteration (parts alone: local %.3f + exchange %.3f + remote %.3f"
+        " = %.3f ms%s)\n",
+        rp.ranks, t.iter, t.local, t.exchange, t.remote, parts,
+        t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
+    if (o.csv.empty()) return;
+    FILE* f = std::fopen(o.csv.c_str(), "a");
+    if (!f) throw Error("cannot append to " + o.csv);
+    if (std::ftell(f) == 0) std::fprintf(f, "%s\n", head);
+    std::fprintf(f, "%s\n", row);
+    std::fclose(f);
+}
+
+}  // namespace
+
+int run_bench_multi(const BenchMultiOptions& o) {
+    ensure_mpi();
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const std::string no_gpu = pick_gpus(comm);
+    if (!no_gpu.empty()) {
+        if (rank == 0) std::fprintf(stderr, "%s\n", no_gpu.c_str());
+        return 2;
+    }
+    const CooMatrix A = bench_matrix(o);
+    const std::vector<double> x(A.cols, 1.0), y(A.rows, 0.0);
+    const RankProblem<double> rp = setup_rank<double>(A, x, y, comm);
+    ncclUniqueId id;
+    if (rp.rank == 0) NCCL_CHECK(ncclGetUniqueId(&id));
+    MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm);
+    ncclComm_t nccl;
+    NCCL_CHECK(ncclCommInitRank(&nccl, rp.ranks, id, rp.rank));
+    cudaStream_t ls, cs;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&ls, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+    {
+        DeviceRankBlock<double> d(rp.block, rp.plan);
+        DeviceBuffer<double> xd(rp.x_local), yd(rp.y_local);
+        const PartTimes t = time_parts(d, rp.plan, xd.data(), yd.data(), nccl, ls, cs, o, comm);
+        report(rp, A, t, link_gbs(nccl, rp.rank, rp.ranks, cs, comm), o, comm);
+    }
+    CUDA_CHECK(cudaStreamDestroy(ls));
+    CUDA_CHECK(cudaStreamDestroy(cs));
+    NCCL_CHECK(ncclCommDestroy(nccl));
+    return 0;
+}
+
+}  // namespace kit::dist

@@ -1,0 +1,45 @@
+// Lab 10's given GPU kernels: the rank-local CSR product and the gather of the values to send.
+#include "dist_nccl.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/cuda_run.hpp"
+
+namespace kit::dist::cuda {
+
+namespace kernel {
+/// Each thread computes y[row] += A[row,:] * x for one row.
+template <class T>
+__global__ void csr_rows(CsrView<T> A, const T* x, T* y) {
+    const index_t row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= A.rows) return;
+    T sum = 0;
+    for (index_t k = A.row_ptr[row]; k < A.row_ptr[row + 1]; ++k) sum += A.vals[k] * x[A.col_idx[k]];
+    y[row] += sum;
+}
+/// Each thread copies one value: out[i] = x[idx[i]].
+template <class T>
+__global__ void gather(const index_t* idx, index_t n, const T* x, T* out) {
+    const index_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = x[idx[i]];
+}
+}  // namespace kernel
+
+template <class T>
+void csr_rows_spmv(CsrView<T> A, const T* x, T* y, cudaStream_t stream) {
+    if (A.rows == 0) return;
+    kernel::csr_rows<<<grid_for(A.rows, 256), 256, 0, stream>>>(A, x, y);
+    KIT_CHECK_LAUNCH();
+}
+
+template <class T>
+void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStream_t stream) {
+    if (n == 0) return;
+    kernel::gather<<<grid_for(n, 256), 256, 0, stream>>>(idx, n, x, out);
+    KIT_CHECK_LAUNCH();
+}
+
+template void csr_rows_spmv(CsrView<float>, const float*, float*, cudaStream_t);
+template void csr_rows_spmv(CsrView<double>, const double*, double*, cudaStream_t);
+template void gather_by_index(const index_t*, index_t, const float*, float*, cudaStream_t);
+template void gather_by_index(const index_t*, index_t, const double*, double*, cudaStream_t);
+
+}  // namespace kit::dist::cuda

@@ -1,0 +1,72 @@
+/// @file dist_nccl.hpp
+/// @brief Lab 10 step 4: the multiply on one GPU per rank, the halo exchanged with NCCL (built
+/// only with CUDA, MPI and NCCL: the files that include this header end in _nccl.cu).
+#pragma once
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <string>
+#include <type_traits>
+
+#include "core/kit_error.hpp"
+#include "dist_spmv.hpp"
+#include "gpu/device_formats.hpp"
+
+/// Turns an NCCL result into a kit::Error naming the call, file and line.
+#define NCCL_CHECK(call)                                                                                  \
+    do {                                                                                                  \
+        const ncclResult_t kit_nccl_rc = (call);                                                          \
+        if (kit_nccl_rc != ncclSuccess)                                                                   \
+            throw ::kit::Error(std::string(#call) + " failed at " + __FILE__ + ":" +                      \
+                               std::to_string(__LINE__) + ": " + ncclGetErrorString(kit_nccl_rc));        \
+    } while (0)
+
+namespace kit::dist {
+
+/// @brief The NCCL datatype of a value type. @return ncclFloat32 or ncclFloat64
+template <class T>
+ncclDataType_t nccl_type() {
+    return std::is_same_v<T, float> ? ncclFloat32 : ncclFloat64;
+}
+
+/// @brief One rank's blocks and exchange buffers in GPU memory.
+template <class T>
+struct DeviceRankBlock {
+    DeviceCsr<T> local;               ///< owned rows x owned columns
+    DeviceCsr<T> remote;              ///< owned rows x halo entries
+    DeviceBuffer<index_t> send_idx;   ///< the plan's send_idx
+    DeviceBuffer<T> send_buf;         ///< x_local[send_idx], packed by peer
+    DeviceBuffer<T> halo;             ///< the received x entries, in halo order
+    /// @brief Uploads a rank's blocks and allocates its buffers. @param b [in] blocks  @param p [in] plan
+    DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p)
+        : local(b.local), remote(b.remote), send_idx(p.send_idx), send_buf(p.send_idx.size()),
+          halo(b.halo_cols.size()) {}
+};
+
+namespace cuda {
+/// @brief The given rank-local product on the GPU: each thread computes y[i] += A[i,:] * x for
+/// one row i (the kit's scalar CSR kernel), launched on `stream`.
+/// @param A [in] CSR (device)  @param x [in] device x  @param y [in,out] device y  @param stream [in] stream
+template <class T>
+void csr_rows_spmv(CsrView<T> A, const T* x, T* y, cudaStream_t stream);
+/// @brief The given gather on the GPU: each thread copies out[i] = x[idx[i]] for one i, on `stream`.
+/// @param idx [in] device indices  @param n [in] count  @param x [in] device source
+/// @param out [out] device target  @param stream [in] stream
+template <class T>
+void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStream_t stream);
+}  // namespace cuda
+
+/// @brief Step 4: y_local += A_rank x on this rank's GPU. On comm_stream: gather x_local[send_idx]
+/// into send_buf, then one NCCL group of ncclRecv (into the halo) and ncclSend (from send_buf) per
+/// peer. On local_stream, meanwhile: the local block. Then local_stream waits for comm_stream (an
+/// event) and adds the remote block times the halo. Returns without synchronising: the caller
+/// waits for local_stream.
+/// @param d [in,out] this rank's device blocks and buffers  @param plan [in] this rank's plan
+/// @param x_local [in] device x entries owned  @param y_local [in,out] device y rows owned
+/// @param comm [in] NCCL communicator (rank r of it is rank r of the plan)
+/// @param local_stream [in] stream of the products  @param comm_stream [in] stream of the exchange
+template <class T>
+void halo_spmv_nccl(DeviceRankBlock<T>& d, const CommPlan& plan, const T* x_local, T* y_local, ncclComm_t comm,
+                    cudaStream_t local_stream, cudaStream_t comm_stream);
+
+}  // namespace kit::dist

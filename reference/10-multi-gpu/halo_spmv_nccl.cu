@@ -1,0 +1,37 @@
+// Lab 10 step 4: the halo exchange with NCCL on one stream, the local product on another.
+#include "dist_nccl.hpp"
+#include "gpu/cuda_check.hpp"
+
+namespace kit::dist {
+
+template <class T>
+void halo_spmv_nccl(DeviceRankBlock<T>& d, const CommPlan& plan, const T* x_local, T* y_local, ncclComm_t comm,
+                    cudaStream_t local_stream, cudaStream_t comm_stream) {
+    // BEGIN SOLUTION(step 4: gather and exchange on comm_stream, local block on local_stream, wait on an event, remote block)
+    // STARTER: kit::todo("10-multi-gpu", 4, "halo_spmv_nccl: NCCL exchange overlapping the local product");
+    cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x_local, d.send_buf.data(),
+                          comm_stream);
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
+        NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k], plan.recv_offsets[k + 1] - plan.recv_offsets[k],
+                            nccl_type<T>(), plan.recv_peers[k], comm, comm_stream));
+    for (std::size_t k = 0; k < plan.send_peers.size(); ++k)
+        NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k], plan.send_offsets[k + 1] - plan.send_offsets[k],
+                            nccl_type<T>(), plan.send_peers[k], comm, comm_stream));
+    NCCL_CHECK(ncclGroupEnd());
+    cuda::csr_rows_spmv(d.local.view(), x_local, y_local, local_stream);  // overlaps the exchange
+    cudaEvent_t halo_ready;
+    CUDA_CHECK(cudaEventCreateWithFlags(&halo_ready, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventRecord(halo_ready, comm_stream));
+    CUDA_CHECK(cudaStreamWaitEvent(local_stream, halo_ready, 0));
+    CUDA_CHECK(cudaEventDestroy(halo_ready));  // released once the wait is done
+    cuda::csr_rows_spmv(d.remote.view(), d.halo.data(), y_local, local_stream);
+    // END SOLUTION
+}
+
+template void halo_spmv_nccl(DeviceRankBlock<float>&, const CommPlan&, const float*, float*, ncclComm_t, cudaStream_t,
+                             cudaStream_t);
+template void halo_spmv_nccl(DeviceRankBlock<double>&, const CommPlan&, const double*, double*, ncclComm_t,
+                             cudaStream_t, cudaStream_t);
+
+}  // namespace kit::dist

@@ -1,0 +1,24 @@
+# How a lab's test program is started: alone, or under mpirun at each rank count of its
+# manifest's "mpi_ranks" (lab 10). Sourced by run_tests.sh, verify_starter.sh and check_judge.sh.
+#   kit_rank_counts BINARY   prints the rank counts for BINARY (test_NN-name[_hidden]), one a
+#                            line; nothing: the program runs alone (so also in a build
+#                            without MPI, mpi=0 in its .features, where its MPI tests skip)
+#   kit_mpirun N             prints the mpirun command line for N ranks (as root it adds
+#                            --allow-run-as-root; --oversubscribe lets 4 ranks share 2 cores)
+# KIT_MPIRUN overrides the launcher (e.g. "srun --mpi=pmix -n"): it is then given N and the program.
+# NCCL's NVLink multicast (NVLS) stays off unless the caller says otherwise: the halo exchange
+# is point to point and never needs it, and the machines this kit is tested on ask for it off.
+export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
+kit_rank_counts() {
+  local name lab
+  name=$(basename "$1"); lab=${name#test_}; lab=${lab%_hidden}
+  [ -f "$(dirname "${BASH_SOURCE[0]}")/../../labs/$lab/manifest.json" ] || return 0
+  ! grep -qs 'mpi=0' "$(dirname "$1")/../../.features" || return 0
+  python3 "$(dirname "${BASH_SOURCE[0]}")/../labs/lab_manifests.py" mpi-ranks "$lab" 2>/dev/null
+}
+kit_mpirun() {
+  if [ -n "${KIT_MPIRUN:-}" ]; then echo "$KIT_MPIRUN $1"; return; fi
+  local root=
+  [ "$(id -u)" = 0 ] && root=--allow-run-as-root
+  echo "mpirun -np $1 --oversubscribe $root"
+}
