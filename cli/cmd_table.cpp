@@ -120,19 +120,26 @@ void print_variant_line(const Variant& v, const std::string& what) {
 }  // namespace
 
 int cmd_list(const std::vector<std::string>& argv) {
-    const Args a(argv, {}, {"--help", "--cuda-catalogue"}, "list");
+    const Args a(argv, {}, {"--help", "--cuda-catalogue", "--check-cuda-catalogue"}, "list");
     if (a.has("--help")) {
         std::cout
             << "usage: spmv-kit list [--cuda-catalogue]\n\nLists every registered variant: name, backend, lab "
                "step, how threads map to data, and the\n"
                "tunables it reads (spmv-kit run --set NAME=V), with their ranges. A build without CUDA also\n"
                "lists the labs' CUDA kernels, marked as not built.\n"
-               "  --cuda-catalogue  print cli/cuda_catalogue.cpp as this CUDA build implies it (make cuda-catalogue)\n";
+               "  --cuda-catalogue  print cli/cuda_catalogue.cpp as this CUDA build implies it (make cuda-catalogue)\n"
+               "  --check-cuda-catalogue  exit 1 if the catalogue lacks a CUDA variant this build registers\n";
         return 0;
     }
     if (a.has("--cuda-catalogue")) {
         std::cout << cuda_catalogue_source();
         return 0;
+    }
+    if (a.has("--check-cuda-catalogue")) {
+        const std::vector<std::string> misses = cuda_catalogue_misses();
+        for (const std::string& m : misses)
+            std::cerr << "cli/cuda_catalogue.cpp lacks or misdescribes the CUDA variant " << m << "\n";
+        return misses.empty() ? 0 : 1;
     }
     std::printf("%-16s %-7s %-18s %s\n", "variant", "backend", "lab step", "thread mapping");
     for (const Variant& v : registry().all()) {

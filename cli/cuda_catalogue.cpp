@@ -61,6 +61,8 @@ const CatalogueEntry kEntries[] = {
      "gemv-streamed with gemv_block_size x gemv_thread_y from the tunables (-t: or gemv_columns_per_warp)"},
     {"gemv-tuned-t", "09-gemv", 5,
      "A^T stored; transposed gemv-tuned"},
+    {"dist-nccl", "10-multi-gpu", 4,
+     "one rank per GPU, rows split by nonzeros; the halo gathered on the GPU and exchanged with NCCL on one stream while each thread of the local product computes one row on another, then the remote block"},
     {"sell", "11-sell", 2,
      "each thread computes one row of a chunk over the chunk's width slots (column-major); y[perm[p]] += sum"},
     {"sell-auto", "11-sell", 3,

@@ -5,7 +5,8 @@
 /// printed `--format dia-naive` (lab 03's CUDA kernel) would then find only lab 07's OpenCL
 /// kernel of that name and run the wrong lab's code. The catalogue (cuda_catalogue.cpp) lists
 /// what a CUDA build registers; it is generated from such a build (`make cuda-catalogue`) and
-/// `make test` checks it there, so the labs' registrations stay its one source.
+/// `make test` checks there that it holds every CUDA variant the build registers, so the labs'
+/// registrations stay its one source.
 #pragma once
 
 #include <string>
@@ -26,9 +27,14 @@ struct CatalogueEntry {
 /// @brief The generated list (cuda_catalogue.cpp).
 const std::vector<CatalogueEntry>& cuda_catalogue();
 
-/// @brief The catalogue source that this build's registry implies (a CUDA build only):
-/// what `make cuda-catalogue` writes to cli/cuda_catalogue.cpp.
+/// @brief The catalogue source that this build's registry implies (a CUDA build only): its
+/// CUDA variants, plus the committed entries it does not register (optional parts it left
+/// out): what `make cuda-catalogue` writes to cli/cuda_catalogue.cpp.
 std::string cuda_catalogue_source();
+
+/// @brief The CUDA variants this build registers that the catalogue lacks or describes
+/// otherwise ("name (lab step N)"); empty when it is up to date, or in a build without CUDA.
+std::vector<std::string> cuda_catalogue_misses();
 
 /// @brief In a build without CUDA, the catalogue's kernels as variants whose run throws
 /// BackendUnavailable (saying why); empty in a build with CUDA, whose registry has them.

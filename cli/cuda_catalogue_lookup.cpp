@@ -53,6 +53,27 @@ const Variant* find_variant(const std::string& name, Backend backend) {
     return nullptr;
 }
 
+namespace {
+
+/// The catalogue a build implies: its registered CUDA variants, then the entries of the
+/// committed catalogue it does not register (kernels of optional parts, such as lab 10's NCCL
+/// step, that this build left out), so that no build drops another's entries. An entry of a
+/// kernel that no longer exists is removed by hand.
+std::vector<CatalogueEntry> implied_catalogue() {
+    std::vector<CatalogueEntry> out;
+    for (const Variant& v : registry().all())
+        if (v.backend == Backend::cuda) out.push_back({v.name, v.lab, v.step, v.summary});
+    for (const CatalogueEntry& e : cuda_catalogue())
+        if (!registry().find(e.name, Backend::cuda)) out.push_back(e);
+    return out;
+}
+
+bool same_entry(const CatalogueEntry& a, const CatalogueEntry& b) {
+    return a.name == b.name && a.lab == b.lab && a.step == b.step && a.summary == b.summary;
+}
+
+}  // namespace
+
 std::string cuda_catalogue_source() {
     if (!KIT_HAVE_CUDA) throw Error("the CUDA catalogue is written from a build with CUDA (nvcc): this one has none");
     std::ostringstream out;
@@ -60,14 +81,26 @@ std::string cuda_catalogue_source() {
            "// do not edit. make test checks it against the labs' registrations (cuda_catalogue.hpp says why).\n"
            "#include \"cuda_catalogue.hpp\"\n\n#include <iterator>\n\nnamespace kit::cli {\n\nnamespace {\n\n"
            "const CatalogueEntry kEntries[] = {\n";
-    for (const Variant& v : registry().all())
-        if (v.backend == Backend::cuda)
-            out << "    {" << quoted(v.name) << ", " << quoted(v.lab) << ", " << v.step << ",\n     "
-                << quoted(v.summary) << "},\n";
+    for (const CatalogueEntry& e : implied_catalogue())
+        out << "    {" << quoted(e.name) << ", " << quoted(e.lab) << ", " << e.step << ",\n     " << quoted(e.summary)
+            << "},\n";
     out << "};\n\n}  // namespace\n\nconst std::vector<CatalogueEntry>& cuda_catalogue() {\n"
            "    static const std::vector<CatalogueEntry> entries(std::begin(kEntries), std::end(kEntries));\n"
            "    return entries;\n}\n\n}  // namespace kit::cli\n";
     return out.str();
+}
+
+std::vector<std::string> cuda_catalogue_misses() {
+    std::vector<std::string> misses;
+    if (!KIT_HAVE_CUDA) return misses;
+    for (const Variant& v : registry().all()) {
+        if (v.backend != Backend::cuda) continue;
+        bool found = false;
+        for (const CatalogueEntry& e : cuda_catalogue())
+            found = found || same_entry(e, {v.name, v.lab, v.step, v.summary});
+        if (!found) misses.push_back(v.name + " (" + v.lab + " step " + std::to_string(v.step) + ")");
+    }
+    return misses;
 }
 
 }  // namespace kit::cli
