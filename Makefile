@@ -187,11 +187,12 @@ $(BUILD)/gen/%.cl.cpp: %.cl
 	@{ printf 'extern const char kit_cl_%s[];\nconst char kit_cl_%s[] = R"KITCL(' $(basename $(notdir $<)) $(basename $(notdir $<)); \
 	   cat $<; printf ')KITCL";\n'; } > $@
 
-# Registration lists: which labs' variants a binary holds. Regenerated when the lab set changes.
-$(BUILD)/gen/labs-%.cpp: | $(BUILD)/.features
+# Registration lists: which labs' variants a binary holds. Regenerated when the lab set or the
+# generator changes (a build folder from before a change of layout must not keep an old list).
+$(BUILD)/gen/labs-%.cpp: scripts/codegen/gen_registration.sh | $(BUILD)/.features
 	@mkdir -p $(@D)
 	@scripts/codegen/gen_registration.sh $@ $*
-$(BUILD)/gen/labs-all.cpp: $(BUILD)/.labs
+$(BUILD)/gen/labs-all.cpp: $(BUILD)/.labs scripts/codegen/gen_registration.sh
 	@mkdir -p $(@D)
 	@scripts/codegen/gen_registration.sh $@ $(LABS)
 # The stamps' recipes (.labs, .features) start with +, so that a dry run (make -n, and the
