@@ -64,11 +64,19 @@ SUMMARY_RE='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
 # Every script of one scheduler, and the ways a job must fail.
 scheduler_suite() {
   local sched=$1 script name kind
-  submitted=()
+  submitted=() left_out=()
   for script in "$root"/jobs/"$sched"/*; do
     name=$(basename "${script%.*}")
     # A lab's job is named after the lab (scripts/labs/lab_name.ere); the others by their role.
     grep -qxE "$(cat "$root/scripts/labs/lab_name.ere")" <<<"$name" && kind=lab || kind=$name
+    # An MPI lab's job (manifest "mpi_ranks": lab 10) asks for a rank per GPU and the site's MPI
+    # launcher (srun --mpi=pmix, an MPI parallel environment): this one-GPU test cluster has
+    # neither, so the job is said to be left out, never counted as run.
+    if [ "$kind" = lab ] && [ -n "$(python3 "$root/scripts/labs/lab_manifests.py" mpi-ranks "$name" 2>/dev/null)" ]; then
+      skip "$sched: $name" "an MPI lab: the test cluster has one GPU and no MPI launcher"
+      left_out+=("$name")
+      continue
+    fi
     case $kind in
       lab)
         submit_job "$sched" "$name" KIT_ALLOW_NO_GPU=1 IMPL=reference
@@ -93,7 +101,7 @@ scheduler_suite() {
 
   local missing
   missing=$(comm -23 <(cd "$root/jobs/$sched" && ls | sed 's/\.[a-z]*$//' | sort) \
-                     <(printf '%s\n' "${submitted[@]}" | sed "s|^$sched/||" | sort -u))
+                     <(printf '%s\n' "${submitted[@]}" "${left_out[@]+"${left_out[@]}"}" | sed "s|^$sched/||" | sort -u))
   [ -z "$missing" ] && ok "$sched: every script in jobs/$sched was submitted" ||
     bad "$sched: scripts never submitted: $(echo $missing)"
 }
