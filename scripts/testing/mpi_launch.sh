@@ -26,3 +26,18 @@ kit_mpirun() {
   [ "$(id -u)" = 0 ] && root=--allow-run-as-root
   echo "$env mpirun -np $1 --oversubscribe $root"
 }
+# kit_each_launch FN LOGDIR BINARY: calls FN NAME LOG COMMAND... once per way BINARY runs: alone
+# (a one-process lab, or no mpirun here: its MPI tests then skip), or under mpirun at each rank
+# count of its manifest, each bounded in time. run_tests.sh and verify_starter.sh share it.
+kit_each_launch() {
+  local fn=$1 logdir=$2 bin=$3 name ranks n
+  name=$(basename "$bin")
+  ranks=$(kit_rank_counts "$bin")
+  if [ -z "$ranks" ] || ! command -v "${KIT_MPIRUN:-mpirun}" >/dev/null; then
+    "$fn" "$name" "$logdir/$name.log" "$bin"
+    return
+  fi
+  for n in $ranks; do
+    "$fn" "$name ($n ranks)" "$logdir/$name.np$n.log" timeout 900 $(kit_mpirun "$n") "$bin"
+  done
+}

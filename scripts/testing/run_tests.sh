@@ -32,19 +32,7 @@ run_one() {
   [ "$f" = 0 ] || grep -B1 -A4 -E '^.*(Failure|error:)' "$log" | sed 's/^/    /'
   if [ "$status" != 0 ] && [ "$f" = 0 ]; then broken+=("$name (exit status $status with no failed test)"); failed=$((failed + 1)); fi
 }
-for bin in "$@"; do
-  name=$(basename "$bin")
-  ranks=$(kit_rank_counts "$bin")
-  if [ -z "$ranks" ] || ! command -v "${KIT_MPIRUN:-mpirun}" >/dev/null; then
-    # without mpirun an MPI lab's program runs as one rank (its MPI tests skip in a build without MPI)
-    run_one "$name" "$logdir/$name.log" "$bin"
-    continue
-  fi
-  # an MPI lab: the program at each rank count of its manifest, each bounded in time
-  for n in $ranks; do
-    run_one "$name ($n ranks)" "$logdir/$name.np$n.log" timeout 900 $(kit_mpirun "$n") "$bin"
-  done
-done
+for bin in "$@"; do kit_each_launch run_one "$logdir" "$bin"; done
 echo
 for b in "${broken[@]+"${broken[@]}"}"; do echo "BROKEN $b"; done
 if [ "$skipped" -gt 0 ]; then

@@ -26,16 +26,6 @@ check_one() {
   if [ "$f" -gt 0 ] && [ "$named" -eq 0 ]; then echo "verify-starter: $name: failures do not name a lab step"; bad=1; fi
   echo "verify-starter: $name: $p passed, $f failed (step-named messages: $named)"
 }
-for bin in "$@"; do
-  name=$(basename "$bin")
-  ranks=$(kit_rank_counts "$bin")
-  if [ -z "$ranks" ] || ! command -v "${KIT_MPIRUN:-mpirun}" >/dev/null; then
-    check_one "$name" "$logdir/$name.log" "$bin"
-    continue
-  fi
-  for n in $ranks; do
-    check_one "$name ($n ranks)" "$logdir/$name.np$n.log" timeout 900 $(kit_mpirun "$n") "$bin"
-  done
-done
+for bin in "$@"; do kit_each_launch check_one "$logdir" "$bin"; done
 [ "$bad" = 0 ] && echo "verify-starter: OK, the starter earns no test"
 exit $bad
