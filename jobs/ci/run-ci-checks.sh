@@ -22,6 +22,7 @@ root=$PWD
 export BUILD=${BUILD:-build} SM=${SM:-90}
 work=$(mktemp -d "${TMPDIR:-/tmp}/kit-jobs-ci.XXXXXX")
 . jobs/ci/checks.sh
+. jobs/ci/pid_stop.sh
 
 clusters=()
 cleanup() {
@@ -131,7 +132,7 @@ done
 for c in "${clusters[@]+"${clusters[@]}"}"; do
   pids=$("jobs/ci/${c}_cluster.sh" pids "$work/$c-state")
   "jobs/ci/${c}_cluster.sh" stop "$work/$c-state"
-  alive=$(for p in $pids; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+  alive=$(for p in $pids; do pid_running "$p" && echo "$p"; done)
   [ -n "$pids" ] && [ -z "$alive" ] && ok "$c: daemons stopped by PID ($(echo $pids))" ||
     bad "$c: daemons still running after stop: '$(echo $alive)' (PIDs '$(echo $pids)')"
 done

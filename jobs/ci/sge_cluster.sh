@@ -7,6 +7,7 @@
 set -euo pipefail
 cmd=$1 state=$(realpath -m "$2")
 host=$(hostname)
+. "$(dirname "$0")/pid_stop.sh"
 env_file=$state/env.sh
 
 pidfiles() { ls "$state"/execd/*/execd.pid "$state"/qmaster/qmaster.pid 2>/dev/null; }
@@ -20,9 +21,7 @@ stop() {
   fi
   for pidfile in $(pidfiles); do
     local pid; pid=$(cat "$pidfile")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$pid" 2>/dev/null || true
+    stop_pid "$pid"
   done
 }
 

@@ -9,6 +9,7 @@
 set -euo pipefail
 cmd=$1 state=$(realpath -m "$2")
 host=$(hostname)
+. "$(dirname "$0")/pid_stop.sh"
 
 stop() {
   local name pid
@@ -22,9 +23,7 @@ stop() {
   for name in slurmd slurmctld munged; do
     [ -f "$state/$name.pid" ] || continue
     pid=$(cat "$state/$name.pid")
-    kill "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    kill -9 "$pid" 2>/dev/null || true
+    stop_pid "$pid"
   done
 }
 
