@@ -208,7 +208,10 @@ kit_job_lab() {
   fi
   kit_build all LAB="$lab" || { kit_verdict FAILED "lab $lab: the build failed (errors above)"; return 1; }
   # An MPI lab's tests start their ranks with srun inside a Slurm job (site.env: KIT_SLURM_MPIRUN).
-  [ -n "${SLURM_JOB_ID:-}" ] && [ -n "${KIT_SLURM_MPIRUN:-}" ] && export KIT_MPIRUN=${KIT_MPIRUN:-$KIT_SLURM_MPIRUN}
+  if [ -n "$(python3 scripts/labs/lab_manifests.py mpi-ranks "$lab" 2>/dev/null)" ]; then
+    [ -n "${SLURM_JOB_ID:-}" ] && [ -n "${KIT_SLURM_MPIRUN:-}" ] && export KIT_MPIRUN=${KIT_MPIRUN:-$KIT_SLURM_MPIRUN}
+    kit_say "MPI: ranks started by ${KIT_MPIRUN:-mpirun -np N}"
+  fi
   kit_say "tests: make test LAB=$lab"
   kit_make test LAB="$lab" 2>&1 | tee "$out"
   status=${PIPESTATUS[0]}

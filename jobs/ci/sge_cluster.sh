@@ -73,7 +73,7 @@ CONF
   for _ in $(seq 60); do qstat >/dev/null 2>&1 && break; sleep 0.5; done
   qconf -sh | grep -qx "$host" || qconf -ah "$host" >/dev/null
   qconf -as "$host" >/dev/null
-  printf 'hostname %s\nload_scaling NONE\ncomplex_values gpu=1\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\nreport_variables NONE\n' \
+  printf 'hostname %s\nload_scaling NONE\ncomplex_values gpu=4\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\nreport_variables NONE\n' \
     "$host" > "$state/exechost"
   qconf -Ae "$state/exechost" >/dev/null
   cat > "$state/queue" <<CONF
@@ -89,9 +89,9 @@ min_cpu_interval      00:05:00
 processors            UNDEFINED
 qtype                 BATCH INTERACTIVE
 ckpt_list             NONE
-pe_list               smp
+pe_list               smp mpi
 rerun                 FALSE
-slots                 16
+slots                 8
 tmpdir                /tmp
 shell                 /bin/bash
 prolog                NONE
@@ -133,6 +133,11 @@ CONF
   printf 'pe_name smp\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule $pe_slots\ncontrol_slaves FALSE\njob_is_first_task TRUE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
     > "$state/pe"
   qconf -Ap "$state/pe" >/dev/null
+  # The MPI one (jobs/site.env: KIT_SGE_MPI_PE): Open MPI's mpirun reads the granted slots
+  # from $PE_HOSTFILE and starts its ranks under the execd's control (qrsh -inherit).
+  printf 'pe_name mpi\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule $fill_up\ncontrol_slaves TRUE\njob_is_first_task FALSE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
+    > "$state/pe-mpi"
+  qconf -Ap "$state/pe-mpi" >/dev/null
   qconf -Aq "$state/queue" >/dev/null
   # Schedule at once instead of every 15 s.
   qconf -ssconf | sed -e 's/^schedule_interval .*/schedule_interval 0:0:1/' \

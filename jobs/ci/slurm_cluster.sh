@@ -3,8 +3,9 @@
 #   slurm_cluster.sh start STATE_DIR   prints "export ..." lines to eval
 #   slurm_cluster.sh stop STATE_DIR    stops slurmd, slurmctld and munged by their PIDs
 #   slurm_cluster.sh pids STATE_DIR    prints those PIDs
-# The node offers one GPU through gres backed by /dev/null: jobs can ask for --gres=gpu:1
-# and are scheduled as on a GPU node, but CUDA finds no device there.
+# The node offers four GPUs through gres, each backed by a harmless character device (Slurm
+# counts GPUs by their files): jobs can ask for --gres=gpu:1 or a GPU per task (lab 10's
+# ranks) and are scheduled as on a GPU node, but CUDA finds no device there.
 # Ports come from SLURMCTLD_PORT/SLURMD_PORT when set, so two CI runs can coexist.
 set -euo pipefail
 cmd=$1 state=$(realpath -m "$2")
@@ -36,11 +37,12 @@ start() {
   local sock=$state/munge/munge.socket
   munged --force --socket="$sock" --key-file="$state/munge/munge.key" \
     --pid-file="$state/munged.pid" --log-file="$state/munged.log" --seed-file="$state/munge/seed"
-  # The node claims KIT_CI_NODE_CPUS cores (default 16) and 64 GB whatever it has, so that
-  # the job scripts' --cpus-per-task and --mem are scheduled unchanged; the jobs find the kit
-  # prebuilt. Two partitions over the one node, as on a site: "cpu" (the default) and "gpu",
-  # which the GPU jobs must name (jobs/site.env: KIT_SLURM_PARTITION).
-  local cpus=${KIT_CI_NODE_CPUS:-16}
+  # The node claims KIT_CI_NODE_CPUS cores (default 8) and 64 GB whatever it has, so that
+  # the job scripts' --cpus-per-task and --mem are scheduled unchanged, one building job
+  # (KIT_CPUS=8) at a time; the jobs find the kit prebuilt. Two partitions over the one
+  # node, as on a site: "cpu" (the default) and "gpu", which the GPU jobs must name
+  # (jobs/site.env: KIT_SLURM_PARTITION). MPI steps start through srun --mpi=pmix.
+  local cpus=${KIT_CI_NODE_CPUS:-8}
   cat > "$state/slurm.conf" <<CONF
 ClusterName=kitci
 SlurmctldHost=$host
@@ -68,11 +70,11 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=600
 SlurmdParameters=config_overrides
-NodeName=$host CPUs=$cpus RealMemory=65536 Gres=gpu:1 State=UNKNOWN
+NodeName=$host CPUs=$cpus RealMemory=65536 Gres=gpu:4 State=UNKNOWN
 PartitionName=cpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=$host MaxTime=INFINITE State=UP
 CONF
-  echo "NodeName=$host Name=gpu File=/dev/null" > "$state/gres.conf"
+  echo "NodeName=$host Name=gpu File=/dev/null,/dev/zero,/dev/full,/dev/urandom" > "$state/gres.conf"
   export SLURM_CONF=$state/slurm.conf
   slurmctld
   slurmd

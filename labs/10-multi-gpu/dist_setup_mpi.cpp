@@ -1,5 +1,6 @@
 // Lab 10's given set-up on a communicator (dist_setup.hpp) and MPI start-up.
 #include <cstdlib>
+#include <string>
 
 #include "dist_setup.hpp"
 #include "core/kit_error.hpp"
@@ -7,16 +8,42 @@
 
 namespace kit::dist {
 
+namespace {
+
+/// How many processes the launcher started (mpirun, a PMI launcher, srun's step), or 0 when
+/// the program was not started by one.
+int launcher_size() {
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"})
+        if (const char* v = std::getenv(var)) return std::atoi(v);
+    return 0;
+}
+
+/// A launcher that cannot reach the MPI library's start-up (srun without --mpi=pmix, another
+/// MPI's mpirun) starts N singletons, each of which would pass the tests alone: refuse that.
+void check_world_matches_launcher() {
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int launched = launcher_size();
+    if (launched > 0 && launched != size)
+        throw Error("10-multi-gpu: the launcher started " + std::to_string(launched) + " processes but MPI sees " +
+                    std::to_string(size) + " in its world: the launcher does not talk to this MPI (with srun, " +
+                    "pass --mpi=pmix; with mpirun, use the one of the MPI the kit was built with)");
+}
+
+}  // namespace
+
 void ensure_mpi() {
     int started = 0;
     MPI_Initialized(&started);
-    if (started) return;
-    MPI_Init(nullptr, nullptr);
-    std::atexit([] {
-        int done = 0;
-        MPI_Finalized(&done);
-        if (!done) MPI_Finalize();
-    });
+    if (!started) {
+        MPI_Init(nullptr, nullptr);
+        std::atexit([] {
+            int done = 0;
+            MPI_Finalized(&done);
+            if (!done) MPI_Finalize();
+        });
+    }
+    check_world_matches_launcher();  // every call: each test that needs MPI fails, not only the first
 }
 
 namespace {

@@ -18,7 +18,7 @@ for lab in "$@"; do
     [ -x "$ref" ] || continue
     if [ ! -x "$judge" ]; then echo "check-judge: $judge is missing (build IMPL=starter too)"; bad=1; continue; fi
     # an MPI lab: recorded (by rank 0) and judged at each rank count of its manifest
-    counts=$(kit_rank_counts "$ref"); command -v "${KIT_MPIRUN:-mpirun}" >/dev/null || counts=
+    counts=$(kit_launch_counts "$ref")
     for n in ${counts:-0}; do
       tag=$name; launch=()
       [ "$n" = 0 ] || { tag=$name.np$n; read -ra launch <<<"$(kit_mpirun "$n")"; }

@@ -3,8 +3,10 @@
 #   kit_rank_counts BINARY   prints the rank counts for BINARY (test_NN-name[_hidden]), one a
 #                            line; nothing: the program runs alone (so also in a build
 #                            without MPI, mpi=0 in its .features, where its MPI tests skip)
+#   kit_launch_counts BINARY the same, but nothing when the launcher is not installed here
 #   kit_mpirun N             prints the mpirun command line for N ranks (as root it adds
 #                            --allow-run-as-root; --oversubscribe lets 4 ranks share 2 cores)
+#   kit_each_launch          runs a program each of those ways (below)
 # KIT_MPIRUN overrides the launcher (e.g. "srun --mpi=pmix -n"): it is then given N and the program.
 # NCCL's NVLink multicast (NVLS) stays off unless the caller says otherwise: the halo exchange
 # is point to point and never needs it, and the machines this kit is tested on ask for it off.
@@ -16,6 +18,12 @@ kit_rank_counts() {
   ! grep -qs 'mpi=0' "$(dirname "$1")/../../.features" || return 0
   python3 "$(dirname "${BASH_SOURCE[0]}")/../labs/lab_manifests.py" mpi-ranks "$lab" 2>/dev/null
 }
+kit_launch_counts() {
+  local launcher=${KIT_MPIRUN:-mpirun}
+  launcher=${launcher%% *}  # KIT_MPIRUN is a command line ("srun --mpi=pmix --ntasks"): its program
+  command -v "$launcher" >/dev/null || return 0
+  kit_rank_counts "$1"
+}
 kit_mpirun() {
   # Under AddressSanitizer (make sanitize), Open MPI's components, unloaded at MPI_Finalize, leave
   # allocations that LeakSanitizer reports from an "<unknown module>" that no suppression can
@@ -26,14 +34,14 @@ kit_mpirun() {
   [ "$(id -u)" = 0 ] && root=--allow-run-as-root
   echo "$env mpirun -np $1 --oversubscribe $root"
 }
-# kit_each_launch FN LOGDIR BINARY: calls FN NAME LOG COMMAND... once per way BINARY runs: alone
-# (a one-process lab, or no mpirun here: its MPI tests then skip), or under mpirun at each rank
-# count of its manifest, each bounded in time. run_tests.sh and verify_starter.sh share it.
+# kit_each_launch FN LOGDIR BINARY: calls FN NAME LOG COMMAND... once per way BINARY runs: alone,
+# or under the launcher at each of kit_launch_counts, each bounded in time. run_tests.sh and
+# verify_starter.sh share it.
 kit_each_launch() {
   local fn=$1 logdir=$2 bin=$3 name ranks n
   name=$(basename "$bin")
-  ranks=$(kit_rank_counts "$bin")
-  if [ -z "$ranks" ] || ! command -v "${KIT_MPIRUN:-mpirun}" >/dev/null; then
+  ranks=$(kit_launch_counts "$bin")
+  if [ -z "$ranks" ]; then
     "$fn" "$name" "$logdir/$name.log" "$bin"
     return
   fi
