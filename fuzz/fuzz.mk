@@ -12,17 +12,17 @@ FUZZ_SECONDS  ?= 60
 FUZZ_DIR      := $(BUILD)/fuzz
 FUZZ_BIN      := $(FUZZ_DIR)/mtx-fuzz
 # The kit's host code, every lab's CPU registration and the reference CPU kernels: what
-# a build without CUDA and OpenCL holds (the registration list is generated as the
+# a build without CUDA, OpenCL and MPI holds (the registration list is generated as the
 # Makefile does it).
-FUZZ_HOST_SRC  = $(filter-out %_opencl.cpp %_main.cpp,$(wildcard $(1)/*.cpp))
+FUZZ_HOST_SRC  = $(filter-out %_opencl.cpp %_mpi.cpp %_main.cpp,$(wildcard $(1)/*.cpp))
 FUZZ_SRC      := fuzz/mtx_fuzz.cpp $(foreach d,$(KIT_DIRS),$(call FUZZ_HOST_SRC,$(d:/=))) \
                  $(foreach l,$(LABS),$(call FUZZ_HOST_SRC,labs/$(l)) $(call FUZZ_HOST_SRC,reference/$(l))) \
                  $(FUZZ_DIR)/gen/labs-all.cpp
 FUZZ_OBJ      := $(patsubst %,$(FUZZ_DIR)/obj/%.o,$(patsubst $(FUZZ_DIR)/%,%,$(FUZZ_SRC)))
 FUZZ_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CXXFLAGS  = -std=c++17 -g -O1 -fno-omit-frame-pointer -MMD -MP $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link \
-                 $(INCLUDES) $(FUZZ_LAB_INCLUDES) -DKIT_HAVE_CUDA=0 -DKIT_HAVE_OPENCL=0 \
-                 $(filter-out -DKIT_HAVE_CUDA=% -DKIT_HAVE_OPENCL=%,$(DEFINES))
+                 $(INCLUDES) $(FUZZ_LAB_INCLUDES) -DKIT_HAVE_CUDA=0 -DKIT_HAVE_OPENCL=0 -DKIT_HAVE_MPI=0 \
+                 -DKIT_HAVE_NCCL=0 $(filter-out -DKIT_HAVE_CUDA=% -DKIT_HAVE_OPENCL=% -DKIT_HAVE_MPI=% -DKIT_HAVE_NCCL=%,$(DEFINES))
 # a lab's files see their own lab, as in the main build
 $(foreach l,$(LABS),$(foreach d,labs reference,$(eval $(FUZZ_DIR)/obj/$(d)/$(l)/%: FUZZ_LAB_INCLUDES := -Ilabs/$(l))))
 

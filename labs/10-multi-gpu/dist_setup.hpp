@@ -14,14 +14,14 @@ namespace kit::dist {
 /// @brief One rank's part of a distributed problem.
 template <class T>
 struct RankProblem {
-    int rank = 0;                        ///< this rank in the communicator
-    int ranks = 1;                       ///< ranks in the communicator
-    std::vector<index_t> row_begin;      ///< row partition
-    std::vector<index_t> col_begin;      ///< column partition
-    RankBlock<T> block;                  ///< this rank's blocks (step 1)
-    CommPlan plan;                       ///< this rank's plan (step 2)
-    std::vector<T> x_local;              ///< the x entries this rank owns
-    std::vector<T> y_local;              ///< the y rows this rank owns, initial values
+    int rank = 0;                    ///< this rank in the communicator
+    int ranks = 1;                   ///< ranks in the communicator
+    std::vector<index_t> row_begin;  ///< row partition
+    std::vector<index_t> col_begin;  ///< column partition
+    RankBlock<T> block;              ///< this rank's blocks (step 1)
+    CommPlan plan;                   ///< this rank's plan (step 2)
+    std::vector<T> x_local;          ///< the x entries this rank owns
+    std::vector<T> y_local;          ///< the y rows this rank owns, initial values
 };
 
 /// @brief Builds this rank's part of A, x and y on `comm` (a collective call).
@@ -41,5 +41,10 @@ std::vector<double> gather_y(const RankProblem<T>& rp, const std::vector<T>& y_l
 /// @param rp [in] this rank's problem  @param comm [in] communicator
 template <class T>
 std::string halo_note(const RankProblem<T>& rp, MPI_Comm comm);
+
+/// @brief The bytes one distributed multiply moves, all ranks together (dist_csr_bytes; a
+/// collective call). @param rp [in] this rank's problem  @param comm [in] communicator
+template <class T>
+count_t model_bytes(const RankProblem<T>& rp, MPI_Comm comm);
 
 }  // namespace kit::dist

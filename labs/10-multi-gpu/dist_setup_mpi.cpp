@@ -5,6 +5,7 @@
 #include "dist_setup.hpp"
 #include "core/kit_error.hpp"
 #include "formats/csr.hpp"
+#include "measure/bytes_model.hpp"
 
 namespace kit::dist {
 
@@ -62,6 +63,13 @@ std::vector<std::vector<index_t>> all_halos(const std::vector<index_t>& mine, in
     return halos;
 }
 
+/// A count summed over the ranks of `comm` (a collective call).
+long long sum_over_ranks(long long mine, MPI_Comm comm) {
+    long long total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    return total;
+}
+
 }  // namespace
 
 template <class T>
@@ -102,16 +110,23 @@ std::vector<double> gather_y(const RankProblem<T>& rp, const std::vector<T>& y_l
 
 template <class T>
 std::string halo_note(const RankProblem<T>& rp, MPI_Comm comm) {
-    long long mine = static_cast<long long>(rp.block.halo_cols.size()), total = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    return std::to_string(rp.ranks) + " rank(s), " + std::to_string(total) + " halo entries in all";
+    const long long halo = sum_over_ranks(static_cast<long long>(rp.block.halo_cols.size()), comm);
+    return std::to_string(rp.ranks) + " rank(s), " + std::to_string(halo) + " halo entries in all";
 }
 
-#define KIT_DIST_SETUP(T)                                                                                         \
+template <class T>
+count_t model_bytes(const RankProblem<T>& rp, MPI_Comm comm) {
+    const count_t halo = sum_over_ranks(static_cast<long long>(rp.block.halo_cols.size()), comm);
+    const count_t nnz = sum_over_ranks(static_cast<long long>(rp.block.local.nnz()) + rp.block.remote.nnz(), comm);
+    return dist_csr_bytes(rp.row_begin.back(), rp.col_begin.back(), nnz, rp.ranks, halo, sizeof(T));
+}
+
+#define KIT_DIST_SETUP(T)                                                                                        \
     template RankProblem<T> setup_rank(const CooMatrix&, const std::vector<double>&, const std::vector<double>&, \
-                                       MPI_Comm);                                                                 \
-    template std::vector<double> gather_y(const RankProblem<T>&, const std::vector<T>&, MPI_Comm);                \
-    template std::string halo_note(const RankProblem<T>&, MPI_Comm);
+                                       MPI_Comm);                                                                \
+    template std::vector<double> gather_y(const RankProblem<T>&, const std::vector<T>&, MPI_Comm);               \
+    template std::string halo_note(const RankProblem<T>&, MPI_Comm);                                             \
+    template count_t model_bytes(const RankProblem<T>&, MPI_Comm);
 KIT_DIST_SETUP(float)
 KIT_DIST_SETUP(double)
 

@@ -29,6 +29,7 @@ RunResult run_dist_mpi(const CooMatrix& A, const std::vector<double>& x, const s
     }
     out.device = "CPU, MPI";
     out.note = dist::halo_note(rp, comm);
+    out.bytes = dist::model_bytes(rp, comm);
     return out;
 }
 
@@ -39,7 +40,8 @@ void register_lab_10_multi_gpu_mpi(Registry& r) {
            "rows split by nonzeros over the MPI ranks; each rank multiplies its local block while its halo "
            "travels (MPI_Isend/MPI_Irecv), then its remote block",
            [](const CooMatrix& A, const std::vector<double>& x, const std::vector<double>& y, const RunOptions& opt) {
-               return dispatch_precision(opt.precision, [&](auto t) { return run_dist_mpi<decltype(t)>(A, x, y, opt); });
+               return dispatch_precision(opt.precision,
+                                         [&](auto t) { return run_dist_mpi<decltype(t)>(A, x, y, opt); });
            }});
 }
 

@@ -79,6 +79,7 @@ RunResult run_dist_nccl(const CooMatrix& A, const std::vector<double>& x, const 
             const std::vector<T> y_local = multiply_on_gpu(rp, comm, opt, out.times_ms);
             out.y = dist::gather_y(rp, y_local, comm);
             out.note = dist::halo_note(rp, comm) + ", one GPU each";
+            out.bytes = dist::model_bytes(rp, comm);
         } catch (...) {
             failed = std::current_exception();
         }

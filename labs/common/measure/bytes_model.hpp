@@ -37,6 +37,19 @@ inline count_t csr_bytes(count_t rows, count_t cols, count_t nnz, count_t value_
     return (rows + 1) * 4 + nnz * (4 + value_bytes) + vector_bytes(rows, cols, value_bytes);
 }
 
+/// @brief Rows split over P ranks (lab 10), each rank's rows held as a local and a remote CSR
+/// block: both blocks' row_ptr, a column and a value per entry, the vectors, and per halo
+/// entry the sender's gather (its index and x value read, the send buffer written) and the
+/// remote product's read of it. The transport's own copies (MPI, NCCL) are the link's traffic,
+/// which lab 10's bench_multi measures apart.
+/// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param ranks [in] P
+/// @param halo_entries [in] halo entries of all ranks  @param value_bytes [in] sizeof(T)
+inline count_t dist_csr_bytes(count_t rows, count_t cols, count_t nnz, count_t ranks, count_t halo_entries,
+                              count_t value_bytes) {
+    return 2 * (rows + ranks) * 4 + nnz * (4 + value_bytes) + vector_bytes(rows, cols, value_bytes) +
+           halo_entries * (4 + 3 * value_bytes);
+}
+
 /// @brief CSR with its merge path partitioned into tiles (lab 02's merge-based kernel): the CSR
 /// arrays and vectors, plus the two tile coordinates (row and nonzero, 4 B each) every tile reads.
 /// @param rows [in] rows  @param cols [in] columns  @param nnz [in] entries  @param tiles [in] tiles
