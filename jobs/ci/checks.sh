@@ -108,7 +108,7 @@ scheduler_suite() {
 # the scheduler's launcher, and passed (the GPU ones skip on this cluster's fake GPUs).
 mpi_lab_check() {
   local sched=$1 name=$2 n res=() launcher
-  [ "$sched" = slurm ] && launcher='srun --mpi=pmix' || launcher='mpirun -np N'
+  [ "$sched" = slurm ] && launcher=$(site_value KIT_SLURM_MPIRUN) || launcher='mpirun -np N'
   res+=("^spmv-job: MPI: ranks started by $launcher")
   submit_job "$sched" "$name" KIT_ALLOW_NO_GPU=1 IMPL=reference
   for n in $(python3 "$root/scripts/labs/lab_manifests.py" mpi-ranks "$name"); do

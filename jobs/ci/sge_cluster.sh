@@ -33,6 +33,12 @@ write_conf() {  # the global configuration: spool in $state, root may run jobs, 
       /usr/share/gridengine/default-configuration > "$state/global.conf"
 }
 
+add_pe() {  # NAME ALLOCATION_RULE CONTROL_SLAVES JOB_IS_FIRST_TASK: a parallel environment
+  printf 'pe_name %s\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule %s\ncontrol_slaves %s\njob_is_first_task %s\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
+    "$@" > "$state/pe-$1"
+  qconf -Ap "$state/pe-$1" >/dev/null
+}
+
 start() {
   mkdir -p "$state"/{root,qmaster,execd,spooldb}
   export SGE_ROOT=$state/root SGE_CELL=kitci
@@ -130,14 +136,10 @@ h_vmem                INFINITY
 CONF
   # A one-node parallel environment, as sites name it most often: the jobs that build ask
   # for -pe smp KIT_CPUS and run make -j$NSLOTS (jobs/site.env: KIT_SGE_PE).
-  printf 'pe_name smp\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule $pe_slots\ncontrol_slaves FALSE\njob_is_first_task TRUE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
-    > "$state/pe"
-  qconf -Ap "$state/pe" >/dev/null
+  add_pe smp '$pe_slots' FALSE TRUE
   # The MPI one (jobs/site.env: KIT_SGE_MPI_PE): Open MPI's mpirun reads the granted slots
   # from $PE_HOSTFILE and starts its ranks under the execd's control (qrsh -inherit).
-  printf 'pe_name mpi\nslots 999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\nallocation_rule $fill_up\ncontrol_slaves TRUE\njob_is_first_task FALSE\nurgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n' \
-    > "$state/pe-mpi"
-  qconf -Ap "$state/pe-mpi" >/dev/null
+  add_pe mpi '$fill_up' TRUE FALSE
   qconf -Aq "$state/queue" >/dev/null
   # Schedule at once instead of every 15 s.
   qconf -ssconf | sed -e 's/^schedule_interval .*/schedule_interval 0:0:1/' \
