@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import stat
 import time
 from dataclasses import dataclass
@@ -247,7 +248,17 @@ def mpirun(ranks, limits):
     """The mpirun command that starts a test program at `ranks` ranks in the sandbox: ranks may
     share cores (--oversubscribe); as root (no --run-as) Open MPI asks to be told it is wanted."""
     root = ["--allow-run-as-root"] if os.geteuid() == 0 and not limits.run_as else []
-    return ("mpirun", "-np", str(ranks), "--oversubscribe", *root)
+    return ("mpirun", "-np", str(ranks), "--oversubscribe", *root, *local_launch_args())
+
+
+def local_launch_args():
+    """Open MPI 4 looks for ssh or rsh even when every rank runs on this host, and stops (exit 243)
+    where neither is installed and the site set no launcher: it is then given `false`, which a
+    single-host run never calls. scripts/testing/mpi_launch.sh makes the same choice for make test."""
+    configured = any(k in os.environ for k in ("OMPI_MCA_plm", "OMPI_MCA_plm_rsh_agent"))
+    if configured or shutil.which("ssh") or shutil.which("rsh"):
+        return ()
+    return ("--mca", "plm_rsh_agent", shutil.which("false") or "/bin/false")
 
 
 def combine_counts(outcomes):

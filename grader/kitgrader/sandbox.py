@@ -39,8 +39,11 @@ from .diskuse import remove_tree  # noqa: F401
 from .isolation import SHARED_TMP, missing_isolation, namespaces_available, private_tmp_available  # noqa: F401
 
 PASS_ENV = ("PATH", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
-            "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES")
-PASS_PREFIXES = ("POCL_", "KIT_CL_")
+            "OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+            "OPAL_PREFIX")
+# The site's MPI, PMIx, UCX and NCCL settings reach the programs as they reach `make test`: a GPU
+# node without ssh says OMPI_MCA_plm=isolated there, and mpirun fails at once without it.
+PASS_PREFIXES = ("POCL_", "KIT_CL_", "OMPI_MCA_", "PMIX_MCA_", "PRTE_MCA_", "UCX_", "NCCL_")
 
 
 @dataclass

@@ -33,6 +33,10 @@ interfaces: the connect must fail and the only interface be lo (which is down).
 Limits: 300 MB put into /dev/shm count against a 200 MB memory limit (the program is killed),
 and 200 MB written into the scratch folder go past a 100 MB disk limit (killed too).
 
+MPI without ssh: with ssh and rsh off the PATH and no launcher named by the site (as on a GPU
+node whose image has no ssh), gtest.mpirun starts 2 ranks in the sandbox; plain mpirun, without
+the launch arguments the grader adds there, fails on the same PATH (so the check can fail).
+
 Killed gradings: a grading process killed with SIGKILL leaves its kitgrade-* folder; the
 next grading's sweep removes it, and leaves alone a live grading's folder and folders that
 are not a grading's.
@@ -42,6 +46,7 @@ are not a grading's.
 import json
 import os
 import pwd
+import shutil
 import signal
 import socket
 import subprocess
@@ -52,7 +57,7 @@ from pathlib import Path
 
 KIT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(KIT / "grader"))
-from kitgrader import grading, processes, sandbox  # noqa: E402
+from kitgrader import grading, gtest, processes, sandbox  # noqa: E402
 
 CHAIN = r"""
 link() {  # $1: links left
@@ -303,6 +308,36 @@ def no_network(run_as, work):
     return problems
 
 
+def mpi_without_ssh(run_as, work):
+    """Problems (empty: none) starting 2 ranks where no ssh or rsh is installed; None without mpirun."""
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        return None
+    bin_dir = work / "bin"  # mpirun and what the ranks run, and no ssh or rsh
+    bin_dir.mkdir()
+    for tool in ("mpirun", "hostname", "false", "env", "bash"):
+        os.symlink(os.path.realpath(shutil.which(tool)), bin_dir / tool)
+    os.chmod(work, 0o777)
+    limits = sandbox.Limits(timeout_s=60, memory_mb=2048, run_as=run_as, address_space_limit=False)
+    saved = {k: os.environ.pop(k) for k in ("OMPI_MCA_plm", "OMPI_MCA_plm_rsh_agent") if k in os.environ}
+    saved_path, os.environ["PATH"] = os.environ["PATH"], str(bin_dir)
+    try:
+        env = sandbox.clean_env(work)
+        with_args = sandbox.run([*gtest.mpirun(2, limits), "hostname"], work, env, limits, work / "with.log")
+        plain = [a for a in gtest.mpirun(2, limits) if a not in gtest.local_launch_args()]
+        without = sandbox.run([*plain, "hostname"], work, env, limits, work / "without.log")
+    finally:
+        os.environ["PATH"] = saved_path
+        os.environ.update(saved)
+    problems = []
+    ranks = (work / "with.log").read_text(errors="replace").split()
+    if with_args.returncode != 0 or len(ranks) != 2:
+        problems.append(f"gtest.mpirun at 2 ranks: exit {with_args.returncode}, output {ranks[:20]!r}")
+    if without.returncode == 0:
+        problems.append("plain mpirun started without ssh too: this check cannot tell the fix from its absence")
+    return problems
+
+
 def limits_hold(run_as, work):
     """Problems (empty: none) with what a program keeps in /dev/shm (memory) and in its scratch
     folder (disk); None when no mount namespace here (the tmpfs check needs one)."""
@@ -404,7 +439,8 @@ def main():
               ("two graders running programs as the same user at once take turns, neither killing the other's",
                same_user_at_once),
               ("300 MB in /dev/shm count as memory, 200 MB in the scratch folder go past a disk limit (but 200 MB "
-               "another job writes to the same disk does not, under --run-as)", limits_hold))
+               "another job writes to the same disk does not, under --run-as)", limits_hold),
+              ("mpirun starts 2 ranks in the sandbox where no ssh or rsh is installed", mpi_without_ssh))
     for what, check in checks:
         for run_as in users:
             who = "as the grader's user" if run_as is None else "with --run-as nobody"
