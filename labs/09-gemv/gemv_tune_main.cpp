@@ -159,6 +159,9 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
     try {
         return run(argc, argv);
+    } catch (const kit::TodoError& e) {  // the starter's step 5: "your code is still TODO" is exit 1, as everywhere
+        std::fprintf(stderr, "gemv_tune: %s\n", e.what());
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gemv_tune: %s\n", e.what());
         return 2;
