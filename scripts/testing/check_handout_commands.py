@@ -2,6 +2,7 @@
 """Runs every shell command of the handouts as printed, and fails on any that errors.
 
     check_handout_commands.py KIT_DIR [--handout NN-name|README] [--timeout S] [--list] [--gpu]
+                              [--jobs N]
 
 KIT_DIR is a copy of the kit: the student edition (`make dist-student`, unpacked) or the
 full kit. Each ```sh block of handouts/*.md (and of the README, in the student edition: the
@@ -23,6 +24,11 @@ that filters out the SKIPPED line (the command runs again without its grep to se
 Commands that need a GPU tool (compute-sanitizer, ncu, nvidia-smi), a cluster or the GPU's
 time are not run here; the summary lists them with the reason. With --gpu (on a GPU
 machine) the GPU ones run too and must not say SKIPPED. Exit status 1 if any command errors.
+
+--jobs N checks N documents at once, each in a process of its own (its commands still in
+order), and prints each one's report when it ends: on a GPU node, where the tuning commands
+take minutes, the whole check takes the longest handout's time instead of the sum. The
+documents share the build, so build it first (`make all`).
 """
 import os
 import re
@@ -139,12 +145,57 @@ def judge(cmd, marked, status, output, gpu):
     return None
 
 
+def check_in_parallel(kit, jobs):
+    """Exit status of checking every document, `jobs` at a time, each by this script on its own."""
+    from concurrent.futures import ThreadPoolExecutor
+    passed_on = [f"--{k}={v}" for k, v in parse_args(sys.argv[1:])[1].items() if k not in ("jobs", "handout")]
+    names = [os.path.basename(path)[:-3] for _, path in documents(kit, None)]
+
+    def check(name):
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), kit, f"--handout={name}", *passed_on],
+                              capture_output=True, text=True)
+        return name, done.returncode, done.stdout + done.stderr
+
+    failed = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for name, status, report in pool.map(check, names):
+            print(f"== {name}\n{report}", flush=True)
+            if status != 0:
+                failed.append(name)
+    print(f"handout documents: {len(names)} checked, {len(failed)} with errors{': ' if failed else ''}"
+          f"{', '.join(failed)}")
+    return 1 if failed else 0
+
+
+VALUED = ("handout", "timeout", "jobs")  # options that take a value: --jobs 4 or --jobs=4
+
+
+def parse_args(argv):
+    """(positional arguments, {option: value}); a flag's value is "1"."""
+    args, opts, i = [], {}, 0
+    while i < len(argv):
+        a = argv[i]
+        if not a.startswith("--"):
+            args.append(a)
+        elif "=" in a:
+            key, value = a[2:].split("=", 1)
+            opts[key] = value
+        elif a[2:] in VALUED and i + 1 < len(argv):
+            opts[a[2:]] = argv[i + 1]
+            i += 1
+        else:
+            opts[a[2:]] = "1"
+        i += 1
+    return args, opts
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) if "=" in a else (a[2:], "1") for a in sys.argv[1:] if a.startswith("--"))
+    args, opts = parse_args(sys.argv[1:])
     if len(args) != 1 or "help" in opts:
         print(__doc__)
         return 0 if "help" in opts else 2
+    if int(opts.get("jobs", "1")) > 1 and "handout" not in opts and "list" not in opts:
+        return check_in_parallel(os.path.abspath(args[0]), int(opts["jobs"]))
     kit, timeout, gpu = os.path.abspath(args[0]), int(opts.get("timeout", "600")), "gpu" in opts
     errors, skipped, ran = [], {}, 0
     env = dict(os.environ, KIT_ALLOW_NO_GPU="1")
