@@ -52,33 +52,44 @@ GREP_STAGE = re.compile(r"""\|\s*\n?\s*grep\b(?:[ \t]+(?:'[^']*'|"[^"]*"|[^\s|'"
 GPU_MARK = re.compile(r"#.*\b(GPU|GPUs)\b")  # a comment on one of a command's lines: "# needs a GPU"
 
 
+def fenced_blocks(markdown):
+    """(language, line of the opening fence, [(line, text)...]) for every ``` block; language is
+    what follows the opening ``` ("sh", or "" for a plain block)."""
+    out, block = [], None
+    for number, line in enumerate(markdown.splitlines(), 1):
+        fence = line.strip()
+        if block is None:
+            if fence.startswith("```"):
+                block = (fence[3:].strip(), number, [])
+        elif fence == "```":
+            out.append(block)
+            block = None
+        else:
+            block[2].append((number, line))
+    return out
+
+
 def commands_of(markdown):
     """(line, command, marked) for every command of the ```sh blocks; marked: a comment on one
     of its lines says it needs a GPU."""
-    out, block, start = [], None, 0
-    for number, line in enumerate(markdown.splitlines(), 1):
-        if block is None:
-            if line.strip() == "```sh":
-                block = []
+    out, start = [], 0
+    for language, _, block in fenced_blocks(markdown):
+        if language != "sh":
             continue
-        if line.strip() == "```":
+        pending, depth, marked = [], 0, False
+        for n, text in block:
+            code = re.sub(r"(^|\s)#.*$", "", text).rstrip()
+            if not code and not pending:
+                continue
+            if not pending:
+                start = n
+            pending.append(code)
+            marked |= bool(GPU_MARK.search(text)) or "--backend cuda" in code
+            depth += len(re.findall(r"\b(do|then)\b", code)) - len(re.findall(r"\b(done|fi)\b", code))
+            if depth > 0 or code.endswith("\\"):
+                continue
+            out.append((start, "\n".join(pending), marked))
             pending, depth, marked = [], 0, False
-            for n, text in block:
-                code = re.sub(r"(^|\s)#.*$", "", text).rstrip()
-                if not code and not pending:
-                    continue
-                if not pending:
-                    start = n
-                pending.append(code)
-                marked |= bool(GPU_MARK.search(text)) or "--backend cuda" in code
-                depth += len(re.findall(r"\b(do|then)\b", code)) - len(re.findall(r"\b(done|fi)\b", code))
-                if depth > 0 or code.endswith("\\"):
-                    continue
-                out.append((start, "\n".join(pending), marked))
-                pending, depth, marked = [], 0, False
-            block = None
-            continue
-        block.append((number, line))
     return out
 
 
@@ -88,16 +99,11 @@ COMMAND_START = re.compile(r"^\s*(make|\./|build/|mpirun|srun|sbatch|qsub|python
 def unmarked_command_blocks(markdown):
     """Lines of the plain ``` blocks (no language) that begin with a command: commands_of never
     sees them, so they would go unchecked; a block of commands is fenced ```sh."""
-    lines, found, start = markdown.splitlines(), [], None
-    for number, line in enumerate(lines, 1):
-        fence = line.strip()
-        if start is None and fence.startswith("```"):
-            start = number if fence == "```" else -1  # -1: a block with a language, left alone
-        elif start is not None and fence == "```":
-            body = [t for t in lines[abs(start):number - 1] if t.strip()] if start > 0 else []
-            if body and COMMAND_START.match(body[0]):
-                found.append(start)
-            start = None
+    found = []
+    for language, opening, block in fenced_blocks(markdown):
+        body = [text for _, text in block if text.strip()]
+        if not language and body and COMMAND_START.match(body[0]):
+            found.append(opening)
     return found
 
 
@@ -145,10 +151,11 @@ def judge(cmd, marked, status, output, gpu):
     return None
 
 
-def check_in_parallel(kit, jobs):
-    """Exit status of checking every document, `jobs` at a time, each by this script on its own."""
+def check_in_parallel(kit, opts):
+    """Exit status of checking every document, opts["jobs"] at a time, each by this script on its
+    own with the other options."""
     from concurrent.futures import ThreadPoolExecutor
-    passed_on = [f"--{k}={v}" for k, v in parse_args(sys.argv[1:])[1].items() if k not in ("jobs", "handout")]
+    passed_on = [f"--{k}={v}" for k, v in opts.items() if k not in ("jobs", "handout")]
     names = [os.path.basename(path)[:-3] for _, path in documents(kit, None)]
 
     def check(name):
@@ -157,7 +164,7 @@ def check_in_parallel(kit, jobs):
         return name, done.returncode, done.stdout + done.stderr
 
     failed = []
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
+    with ThreadPoolExecutor(max_workers=int(opts["jobs"])) as pool:
         for name, status, report in pool.map(check, names):
             print(f"== {name}\n{report}", flush=True)
             if status != 0:
@@ -195,7 +202,7 @@ def main():
         print(__doc__)
         return 0 if "help" in opts else 2
     if int(opts.get("jobs", "1")) > 1 and "handout" not in opts and "list" not in opts:
-        return check_in_parallel(os.path.abspath(args[0]), int(opts["jobs"]))
+        return check_in_parallel(os.path.abspath(args[0]), opts)
     kit, timeout, gpu = os.path.abspath(args[0]), int(opts.get("timeout", "600")), "gpu" in opts
     errors, skipped, ran = [], {}, 0
     env = dict(os.environ, KIT_ALLOW_NO_GPU="1")
