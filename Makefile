@@ -137,6 +137,13 @@ lab_obj         = $(call obj,$(call sources_in,labs/$(1)))
 reg_obj         = $(call obj,$(BUILD)/gen/labs-$(1).cpp)
 student_obj     = $(call obj,$(call sources_in,$(2)/$(1)))
 ALL_LAB_OBJ     = $(foreach l,$(LABS),$(call lab_obj,$(l)) $(call student_obj,$(l),$(1)))
+# A lab driver links its own lab's variants; the drivers of ALL_LAB_DRIVERS run any registered
+# kernel (lab 10's bench_multi multiplies each rank's block with one) and link every lab's.
+ALL_LAB_DRIVERS = bench_multi
+# (the kit's objects among them, in the order spmv-kit and the tests link them).
+driver_labs_obj = $(if $(filter $(patsubst %_main.cpp,%,$(notdir $(2))),$(ALL_LAB_DRIVERS)),$(call reg_obj,all) \
+                  $(call ALL_LAB_OBJ,$(3)) $(KIT_OBJ),$(call reg_obj,$(1)) $(call lab_obj,$(1)) $(KIT_OBJ) \
+                  $(call student_obj,$(1),$(3)))
 
 # ---------------------------------------------------------------- compile rules
 # V=1 shows the full compiler command lines. Otherwise each compile and link step says one
@@ -235,7 +242,7 @@ $(BUILD)/$(1)/bin/test_$(l)_hidden: $(call obj,$(wildcard tests/hidden/$(l)/*.cp
 	@mkdir -p $$(@D)
 	$$(LINK) $(GTEST_LIBS)
 $(foreach d,$(wildcard labs/$(l)/*_main.cpp),
-$(BUILD)/$(1)/bin/$(patsubst %_main.cpp,%,$(notdir $(d))): $(call obj,$(d)) $(call reg_obj,$(l)) $(call lab_obj,$(l)) $(KIT_OBJ) $(call student_obj,$(l),$(1))
+$(BUILD)/$(1)/bin/$(patsubst %_main.cpp,%,$(notdir $(d))): $(call obj,$(d)) $(call driver_labs_obj,$(l),$(d),$(1))
 	@mkdir -p $$(@D)
 	$$(LINK)
 ))

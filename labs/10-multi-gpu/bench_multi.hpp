@@ -17,6 +17,9 @@ struct BenchMultiOptions {
     int iters = 100;                   ///< timed iterations per measure
     int warmup = 10;                   ///< untimed iterations before each measure
     std::string csv;                   ///< a file rank 0 appends its result row to ("": none)
+    /// The registered CUDA kernel each rank multiplies its local block with ("given": the lab's
+    /// scalar CSR kernel, the one halo_spmv_nccl's tests use).
+    std::string local = "ell";
 };
 
 /// @brief Runs the benchmark on MPI_COMM_WORLD, one GPU per rank (double precision); rank 0

@@ -1,5 +1,7 @@
 // Lab 10's strong-scaling benchmark (bench_multi.hpp): the distributed multiply of steps 1 to 4 in
 // steady state, its parts alone, the halo's bytes and the link bandwidth, one GPU per rank.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -77,6 +79,44 @@ double link_gbs(ncclComm_t nccl, int rank, int ranks, cudaStream_t stream, MPI_C
     return count * sizeof(double) / (ms * 1e6);
 }
 
+/// The registered CUDA variant named `name`, or an Error that says where the names are listed.
+const Variant& local_variant(const std::string& name) {
+    const Variant* v = registry().find(name, Backend::cuda);
+    if (!v) throw Error("--local " + name + ": no CUDA kernel of that name ('spmv-kit list' shows them; 'given' is "
+                        "the lab's scalar CSR kernel)");
+    return *v;
+}
+
+/// One multiply checked before anything is timed: y (zero at first) against this rank's rows of
+/// A x computed on the host from its blocks and the whole x. Throws Error naming the largest
+/// relative error when a rank is off by more than rounding.
+void verify_once(DeviceRankBlock<double>& d, const RankProblem<double>& rp, const std::vector<double>& x,
+                 const DeviceBuffer<double>& xd, DeviceBuffer<double>& yd, ncclComm_t nccl, cudaStream_t ls,
+                 cudaStream_t cs, MPI_Comm comm) {
+    halo_spmv_nccl(d, rp.plan, xd.data(), yd.data(), nccl, ls, cs);
+    CUDA_CHECK(cudaStreamSynchronize(ls));
+    CUDA_CHECK(cudaStreamSynchronize(cs));
+    const std::vector<double> got = yd.download();
+    const RankBlock<double>& b = rp.block;
+    double worst = 0;
+    for (index_t r = 0; r < b.local.rows; ++r) {
+        double want = 0, scale = 0;
+        for (index_t k = b.local.row_ptr[r]; k < b.local.row_ptr[r + 1]; ++k) {
+            want += b.local.vals[k] * x[b.col_begin + b.local.col_idx[k]];
+            scale += std::fabs(b.local.vals[k] * x[b.col_begin + b.local.col_idx[k]]);
+        }
+        for (index_t k = b.remote.row_ptr[r]; k < b.remote.row_ptr[r + 1]; ++k) {
+            want += b.remote.vals[k] * x[b.halo_cols[b.remote.col_idx[k]]];
+            scale += std::fabs(b.remote.vals[k] * x[b.halo_cols[b.remote.col_idx[k]]]);
+        }
+        worst = std::max(worst, std::fabs(got[r] - want) / std::max(scale, 1e-300));
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (worst > 1e-12)
+        throw Error("the distributed y is wrong before timing: largest error " + std::to_string(worst) +
+                    " of the row's sum of |a x| (step 4, or the --local kernel)");
+}
+
 /// Milliseconds per iteration, each the slowest rank's.
 struct PartTimes {
     double iter = 0, local = 0, exchange = 0, remote = 0;
@@ -97,7 +137,7 @@ PartTimes time_parts(DeviceRankBlock<double>& d, const CommPlan& plan, const dou
         },
         o.warmup, o.iters, comm);
     CUDA_CHECK(cudaEventDestroy(y_done));
-    t.local = per_iteration_ms([&] { cuda::csr_rows_spmv(d.local.view(), x, y, ls); }, o.warmup, o.iters, comm);
+    t.local = per_iteration_ms([&] { d.multiply_local(x, y, ls); }, o.warmup, o.iters, comm);
     t.exchange = per_iteration_ms(
         [&] {
             cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x, d.send_buf.data(),
@@ -132,20 +172,20 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
     const double model_ms = link > 0 ? most[0] / (link * 1e6) : 0;
     const double parts = t.local + t.exchange + t.remote;
     char row[512];
-    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f",
+    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s",
                   o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local,
                   t.exchange, t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1],
                   most[0], total, link, t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms,
-                  model_ms > 0 ? t.exchange / model_ms : 0);
+                  model_ms > 0 ? t.exchange / model_ms : 0, o.local.c_str());
     const char* head =
         "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
         "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
-        "exchange_over_model";
+        "exchange_over_model,local_kernel";
     std::printf("%s\n%s\n", head, row);
     std::printf(
-        "bench_multi: %d rank(s): %.3f ms per iteration (parts alone: local %.3f + exchange %.3f + remote %.3f"
-        " = %.3f ms%s)\n",
-        rp.ranks, t.iter, t.local, t.exchange, t.remote, parts,
+        "bench_multi: %d rank(s), local block by %s: %.3f ms per iteration (parts alone: local %.3f + exchange"
+        " %.3f + remote %.3f = %.3f ms%s)\n",
+        rp.ranks, o.local.c_str(), t.iter, t.local, t.exchange, t.remote, parts,
         t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
     if (o.csv.empty()) return;
     FILE* f = std::fopen(o.csv.c_str(), "a");
@@ -158,6 +198,7 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
 }  // namespace
 
 int run_bench_multi(const BenchMultiOptions& o) {
+    if (o.local != "given") local_variant(o.local);  // a name that does not exist fails before any work
     ensure_mpi();
     const MPI_Comm comm = MPI_COMM_WORLD;
     int rank = 0;
@@ -168,7 +209,8 @@ int run_bench_multi(const BenchMultiOptions& o) {
         return 2;
     }
     const CooMatrix A = bench_matrix(o);
-    const std::vector<double> x(A.cols, 1.0), y(A.rows, 0.0);
+    std::vector<double> x(A.cols), y(A.rows, 0.0);
+    for (index_t j = 0; j < A.cols; ++j) x[j] = 1.0 + (j % 7) / 8.0;  // uneven: a wrong column shows
     const RankProblem<double> rp = setup_rank<double>(A, x, y, comm);
     ncclUniqueId id;
     if (rp.rank == 0) NCCL_CHECK(ncclGetUniqueId(&id));
@@ -180,7 +222,9 @@ int run_bench_multi(const BenchMultiOptions& o) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
     {
         DeviceRankBlock<double> d(rp.block, rp.plan);
+        if (o.local != "given") d.bind_local(local_variant(o.local), rp.block);
         DeviceBuffer<double> xd(rp.x_local), yd(rp.y_local);
+        verify_once(d, rp, x, xd, yd, nccl, ls, cs, comm);
         const PartTimes t = time_parts(d, rp.plan, xd.data(), yd.data(), nccl, ls, cs, o, comm);
         report(rp, A, t, link_gbs(nccl, rp.rank, rp.ranks, cs, comm), o, comm);
     }

@@ -1,9 +1,11 @@
-// Lab 10's given GPU kernels: the rank-local CSR product and the gather of the values to send.
+// Lab 10's given GPU code: the rank-local CSR product, the gather of the values to send, and the
+// local product through a bound kit kernel (DeviceRankBlock::multiply_local).
 #include "dist_nccl.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/cuda_run.hpp"
 
-namespace kit::dist::cuda {
+namespace kit::dist {
+namespace cuda {
 
 namespace kernel {
 /// Each thread computes y[row] += A[row,:] * x for one row.
@@ -37,9 +39,41 @@ void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStre
     KIT_CHECK_LAUNCH();
 }
 
+}  // namespace cuda
+
+template <class T>
+void DeviceRankBlock<T>::bind_local(const Variant& v, const RankBlock<T>& b) {
+    RunOptions opt;
+    opt.precision = std::is_same_v<T, float> ? Precision::f32 : Precision::f64;
+    local_kernel = bind_kernel(v, b.local.to_coo(), opt);
+}
+
+template <class T>
+void DeviceRankBlock<T>::multiply_local(const T* x, T* y, cudaStream_t stream) {
+    if (!local_kernel) {
+        cuda::csr_rows_spmv(local.view(), x, y, stream);
+        return;
+    }
+    cudaEvent_t before, after;
+    CUDA_CHECK(cudaEventCreateWithFlags(&before, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&after, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventRecord(before, stream));
+    CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, before, 0));
+    local_kernel->apply(x, y);
+    CUDA_CHECK(cudaEventRecord(after, cudaStreamLegacy));
+    CUDA_CHECK(cudaStreamWaitEvent(stream, after, 0));
+    CUDA_CHECK(cudaEventDestroy(before));  // released once the waits are done
+    CUDA_CHECK(cudaEventDestroy(after));
+}
+
+template struct DeviceRankBlock<float>;
+template struct DeviceRankBlock<double>;
+
+namespace cuda {
 template void csr_rows_spmv(CsrView<float>, const float*, float*, cudaStream_t);
 template void csr_rows_spmv(CsrView<double>, const double*, double*, cudaStream_t);
 template void gather_by_index(const index_t*, index_t, const float*, float*, cudaStream_t);
 template void gather_by_index(const index_t*, index_t, const double*, double*, cudaStream_t);
 
-}  // namespace kit::dist::cuda
+}  // namespace cuda
+}  // namespace kit::dist

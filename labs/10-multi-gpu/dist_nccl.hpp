@@ -5,12 +5,14 @@
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include <memory>
 #include <string>
 #include <type_traits>
 
 #include "core/kit_error.hpp"
 #include "dist_spmv.hpp"
 #include "gpu/device_formats.hpp"
+#include "registry/variants.hpp"
 
 /// Turns an NCCL result into a kit::Error naming the call, file and line.
 #define NCCL_CHECK(call)                                                                                  \
@@ -37,10 +39,22 @@ struct DeviceRankBlock {
     DeviceBuffer<index_t> send_idx;   ///< the plan's send_idx
     DeviceBuffer<T> send_buf;         ///< x_local[send_idx], packed by peer
     DeviceBuffer<T> halo;             ///< the received x entries, in halo order
+    /// The kit's registered kernel the local block is multiplied with (bind_local); empty: the
+    /// lab's given scalar CSR kernel on `local`.
+    std::unique_ptr<BoundKernel> local_kernel;
     /// @brief Uploads a rank's blocks and allocates its buffers. @param b [in] blocks  @param p [in] plan
     DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p)
         : local(b.local), remote(b.remote), send_idx(p.send_idx), send_buf(p.send_idx.size()),
           halo(b.halo_cols.size()) {}
+    /// @brief Multiplies the local block with registered CUDA variant `v` from now on: the block
+    /// converted to v's format once, on the GPU. Throws Error if v cannot be bound.
+    /// @param v [in] a CUDA variant  @param b [in] this rank's blocks (the ones uploaded)
+    void bind_local(const Variant& v, const RankBlock<T>& b);
+    /// @brief y += A_local x, enqueued so that it runs after the work already on `stream` and
+    /// the work enqueued on `stream` afterwards runs after it (a bound kernel launches on the
+    /// default stream, which waits for neither of the lab's non-blocking streams by itself).
+    /// @param x [in] device x_local  @param y [in,out] device y_local  @param stream [in] stream
+    void multiply_local(const T* x, T* y, cudaStream_t stream);
 };
 
 namespace cuda {
@@ -58,9 +72,9 @@ void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStre
 
 /// @brief Step 4: y_local += A_rank x on this rank's GPU. On comm_stream: gather x_local[send_idx]
 /// into send_buf, then one NCCL group of ncclRecv (into the halo) and ncclSend (from send_buf) per
-/// peer. On local_stream, meanwhile: the local block. Then local_stream waits for comm_stream (an
-/// event) and adds the remote block times the halo. Returns without synchronising: the caller
-/// waits for local_stream.
+/// peer. On local_stream, meanwhile: the local block (d.multiply_local). Then local_stream waits
+/// for comm_stream (an event) and adds the remote block times the halo. Returns without
+/// synchronising: the caller waits for local_stream.
 /// @param d [in,out] this rank's device blocks and buffers  @param plan [in] this rank's plan
 /// @param x_local [in] device x entries owned  @param y_local [in,out] device y rows owned
 /// @param comm [in] NCCL communicator (rank r of it is rank r of the plan)

@@ -19,7 +19,7 @@ void halo_spmv_nccl(DeviceRankBlock<T>& d, const CommPlan& plan, const T* x_loca
         NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k], plan.send_offsets[k + 1] - plan.send_offsets[k],
                             nccl_type<T>(), plan.send_peers[k], comm, comm_stream));
     NCCL_CHECK(ncclGroupEnd());
-    cuda::csr_rows_spmv(d.local.view(), x_local, y_local, local_stream);  // overlaps the exchange
+    d.multiply_local(x_local, y_local, local_stream);  // overlaps the exchange
     cudaEvent_t halo_ready;
     CUDA_CHECK(cudaEventCreateWithFlags(&halo_ready, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventRecord(halo_ready, comm_stream));

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -127,8 +128,23 @@ RunResult run_on_cuda(const std::vector<double>& x, const std::vector<double>& y
     return out;
 }
 
+/// @brief A kernel and the device copy of its matrix, bound for BoundKernel::apply.
+template <class T, class DeviceMatrix, class Call>
+struct BoundCall : BoundKernel {
+    DeviceMatrix device;  ///< the matrix on the GPU
+    Call call;            ///< call(device.view(), x, y) enqueues y += A x
+    template <class Host>
+    BoundCall(const Host& host, Call c) : device(host), call(c) {}
+    void apply(const void* x, void* y) override {
+        call(device.view(), static_cast<const T*>(x), static_cast<T*>(y));
+        KIT_CHECK_LAUNCH();
+    }
+};
+
 /// @brief Builds the RunFunction of a CUDA variant from its host and device formats and kernel.
 ///
+/// With RunOptions::bind set (bind_kernel), it converts and uploads, then hands the kernel with
+/// its device matrix to `bind` instead of running.
 /// The returned function converts the hub matrix to HostFormat<T> once (`convert`), uploads it
 /// as DeviceFormat<T> (gpu/device_formats.hpp), runs `call(device.view(), x, y)` through
 /// run_on_cuda, and fills in the bytes model and the note from the host container it built.
@@ -146,6 +162,14 @@ RunFunction cuda_variant(Call call, Bytes bytes, Describe describe = {}, Convert
         return dispatch_precision(opt.precision, [&](auto tag) {
             using T = decltype(tag);
             const HostFormat<T> host = convert(A, opt, tag);
+            if (opt.bind) {  // bind_kernel: the matrix goes to the GPU for the caller's own launches
+                auto bound = std::make_unique<BoundCall<T, DeviceFormat<T>, Call>>(host, call);
+                bound->precision = opt.precision;
+                bound->bytes = bytes(host, static_cast<count_t>(sizeof(T)));
+                bound->note = describe(host);
+                opt.bind(std::move(bound));
+                return RunResult{};
+            }
             DeviceFormat<T> dev(host);
             RunResult out = run_on_cuda<T>(x, y, opt, [&](const T* xp, T* yp) { call(dev.view(), xp, yp); });
             out.bytes = bytes(host, static_cast<count_t>(sizeof(T)));

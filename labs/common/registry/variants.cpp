@@ -40,6 +40,19 @@ void check_tunables(const Variant& v, const RunOptions& opt) {
     }
 }
 
+std::unique_ptr<BoundKernel> bind_kernel(const Variant& v, const CooMatrix& A, RunOptions opt) {
+    if (v.backend != Backend::cuda) throw Error(v.name + " runs on " + to_string(v.backend) + ": only CUDA kernels bind");
+    if (auto why = backend_unavailable(Backend::cuda)) throw BackendUnavailable(*why);
+    check_tunables(v, opt);
+    std::unique_ptr<BoundKernel> bound;
+    opt.bind = [&bound](std::unique_ptr<BoundKernel> k) { bound = std::move(k); };
+    v.run(A, {}, {}, opt);
+    if (!bound)
+        throw Error(v.name + " cannot run on data already on the GPU: its lab builds it without cuda_variant; "
+                    "pick another kernel ('spmv-kit list' shows them)");
+    return bound;
+}
+
 std::vector<std::map<std::string, int>> tunable_settings(const Variant& v) {
     std::vector<std::string> groups;
     for (const Tunable& t : v.tunables)

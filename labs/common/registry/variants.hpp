@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -30,6 +31,19 @@ struct OpenClChoice {
     bool empty() const { return platform.empty() && device.empty(); }
 };
 
+/// @brief A CUDA kernel bound to a matrix already converted and on the GPU, for a caller that
+/// runs it inside a pipeline of its own (lab 10's ranks multiply their blocks with the kit's
+/// registered kernels). Made by bind_kernel().
+struct BoundKernel {
+    virtual ~BoundKernel() = default;
+    /// @brief Enqueues y += A x on the legacy default stream, where the kit's kernels launch.
+    /// @param x [in] device x of the precision it was bound in  @param y [in,out] device y
+    virtual void apply(const void* x, void* y) = 0;
+    Precision precision = Precision::f64;  ///< the value type of x, y and the stored matrix
+    count_t bytes = 0;                     ///< bytes per SpMV, from the format's bytes model
+    std::string note;                      ///< the format's facts, as a run's note
+};
+
 /// @brief How to run a variant.
 struct RunOptions {
     Precision precision = Precision::f64;  ///< working precision
@@ -43,6 +57,9 @@ struct RunOptions {
     /// The OpenCL device; it takes effect through backend_unavailable(Backend, const RunOptions&),
     /// and the first OpenCL use in a process fixes the device for the rest of it.
     OpenClChoice opencl;
+    /// Set by bind_kernel(): a CUDA variant built with cuda_variant then converts and uploads the
+    /// matrix, hands the bound kernel over here and runs nothing (an empty RunResult).
+    std::function<void(std::unique_ptr<BoundKernel>)> bind = {};
     /// @brief The tunable `name`, or 0 when it is not set. @param name [in] tunable name
     int tunable(const std::string& name) const {
         const auto it = tunables.find(name);
@@ -185,6 +202,12 @@ std::vector<std::map<std::string, int>> tunable_settings(const Variant& v);
 /// its help, or the tunables `v` reads when it reads no such name.
 /// @param v [in] the variant to run  @param opt [in] the options holding the tunables
 void check_tunables(const Variant& v, const RunOptions& opt);
+
+/// @brief Binds CUDA variant `v` to matrix A on the GPU, once: converted, uploaded, ready to
+/// multiply device vectors (BoundKernel::apply). Throws Error if `v` cannot be bound (it is not
+/// a CUDA variant built with cuda_variant, or its backend cannot run here).
+/// @param v [in] the variant  @param A [in] normalized hub matrix  @param opt [in] precision, tunables
+std::unique_ptr<BoundKernel> bind_kernel(const Variant& v, const CooMatrix& A, RunOptions opt);
 
 /// @brief The registry, filled on first use with every lab's variants.
 const Registry& registry();
