@@ -4,7 +4,8 @@
 /// with its exchange, in steady state as a solver calls it (each iteration's exchange waits for the
 /// previous product, no host synchronisation between iterations), beside the local product, the
 /// exchange and the remote product timed alone; the halo bytes per rank and the link bandwidth
-/// they achieved, against a bytes model at the link bandwidth measured with large NCCL messages.
+/// they achieved, against a model of the exchange: its latency (the same exchange with one value
+/// a message) plus the bytes at the link bandwidth measured with large NCCL messages.
 #pragma once
 #include <string>
 

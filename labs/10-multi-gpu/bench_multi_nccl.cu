@@ -117,10 +117,31 @@ void verify_once(DeviceRankBlock<double>& d, const RankProblem<double>& rp, cons
                     " of the row's sum of |a x| (step 4, or the --local kernel)");
 }
 
-/// Milliseconds per iteration, each the slowest rank's.
+/// Milliseconds per iteration, each the slowest rank's; latency: the exchange with one value a
+/// message (the same gather launch, peers and NCCL group), the part no bandwidth explains.
 struct PartTimes {
-    double iter = 0, local = 0, exchange = 0, remote = 0;
+    double iter = 0, local = 0, exchange = 0, remote = 0, latency = 0;
 };
+
+/// Enqueues step 4's exchange on `cs`: the gather of x_local[send_idx], then one NCCL group of a
+/// receive and a send per peer. With one_value, each message carries one value instead.
+void enqueue_exchange(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, ncclComm_t nccl,
+                      cudaStream_t cs, bool one_value) {
+    const auto size = [one_value](const std::vector<index_t>& offsets, std::size_t k) {
+        return one_value ? std::min<std::size_t>(1, offsets[k + 1] - offsets[k]) : offsets[k + 1] - offsets[k];
+    };
+    const index_t gathered = one_value ? static_cast<index_t>(std::min(plan.send_idx.size(), plan.send_peers.size()))
+                                       : static_cast<index_t>(plan.send_idx.size());
+    cuda::gather_by_index(d.send_idx.data(), gathered, x, d.send_buf.data(), cs);
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
+        NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k], size(plan.recv_offsets, k), ncclFloat64,
+                            plan.recv_peers[k], nccl, cs));
+    for (std::size_t k = 0; k < plan.send_peers.size(); ++k)
+        NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k], size(plan.send_offsets, k), ncclFloat64,
+                            plan.send_peers[k], nccl, cs));
+    NCCL_CHECK(ncclGroupEnd());
+}
 
 /// The whole multiply in steady state (each exchange waits for the previous product, as x would
 /// wait for y in a solver), then the local product, the exchange and the remote product alone.
@@ -138,22 +159,8 @@ PartTimes time_parts(DeviceRankBlock<double>& d, const CommPlan& plan, const dou
         o.warmup, o.iters, comm);
     CUDA_CHECK(cudaEventDestroy(y_done));
     t.local = per_iteration_ms([&] { d.multiply_local(x, y, ls); }, o.warmup, o.iters, comm);
-    t.exchange = per_iteration_ms(
-        [&] {
-            cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x, d.send_buf.data(),
-                                  cs);
-            NCCL_CHECK(ncclGroupStart());
-            for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
-                NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k],
-                                    plan.recv_offsets[k + 1] - plan.recv_offsets[k], ncclFloat64, plan.recv_peers[k],
-                                    nccl, cs));
-            for (std::size_t k = 0; k < plan.send_peers.size(); ++k)
-                NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k],
-                                    plan.send_offsets[k + 1] - plan.send_offsets[k], ncclFloat64, plan.send_peers[k],
-                                    nccl, cs));
-            NCCL_CHECK(ncclGroupEnd());
-        },
-        o.warmup, o.iters, comm);
+    t.exchange = per_iteration_ms([&] { enqueue_exchange(d, plan, x, nccl, cs, false); }, o.warmup, o.iters, comm);
+    t.latency = per_iteration_ms([&] { enqueue_exchange(d, plan, x, nccl, cs, true); }, o.warmup, o.iters, comm);
     t.remote =
         per_iteration_ms([&] { cuda::csr_rows_spmv(d.remote.view(), d.halo.data(), y, ls); }, o.warmup, o.iters, comm);
     return t;
@@ -169,18 +176,20 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
     MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, comm);
     MPI_Allreduce(mine, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
     if (rp.rank != 0) return;
-    const double model_ms = link > 0 ? most[0] / (link * 1e6) : 0;
+    // alpha-beta: the exchange's latency, measured with one value a message, plus the largest
+    // halo's bytes at the link bandwidth
+    const double model_ms = link > 0 ? t.latency + most[0] / (link * 1e6) : 0;
     const double parts = t.local + t.exchange + t.remote;
     char row[512];
-    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s",
+    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s,%.4f",
                   o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local,
                   t.exchange, t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1],
                   most[0], total, link, t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms,
-                  model_ms > 0 ? t.exchange / model_ms : 0, o.local.c_str());
+                  model_ms > 0 ? t.exchange / model_ms : 0, o.local.c_str(), t.latency);
     const char* head =
         "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
         "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
-        "exchange_over_model,local_kernel";
+        "exchange_over_model,local_kernel,exchange_latency_ms";
     std::printf("%s\n%s\n", head, row);
     std::printf(
         "bench_multi: %d rank(s), local block by %s: %.3f ms per iteration (parts alone: local %.3f + exchange"
