@@ -227,8 +227,7 @@ int run_bench_multi(const BenchMultiOptions& o) {
     ncclComm_t nccl;
     NCCL_CHECK(ncclCommInitRank(&nccl, rp.ranks, id, rp.rank));
     cudaStream_t ls, cs;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&ls, cudaStreamNonBlocking));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+    create_lab_streams(ls, cs);
     {
         DeviceRankBlock<double> d(rp.block, rp.plan);
         if (o.local != "given") d.bind_local(local_variant(o.local), rp.block);

@@ -41,6 +41,13 @@ void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStre
 
 }  // namespace cuda
 
+void create_lab_streams(cudaStream_t& local_stream, cudaStream_t& comm_stream) {
+    int lowest = 0, highest = 0;  // numerically, the highest priority is the lowest number
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&local_stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithPriority(&comm_stream, cudaStreamNonBlocking, highest));
+}
+
 template <class T>
 void DeviceRankBlock<T>::bind_local(const Variant& v, const RankBlock<T>& b) {
     RunOptions opt;

@@ -70,6 +70,13 @@ template <class T>
 void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStream_t stream);
 }  // namespace cuda
 
+/// @brief The lab's two non-blocking streams: products on `local_stream`, the exchange on
+/// `comm_stream` at the device's highest priority, so that the exchange's kernels are scheduled
+/// ahead of a product's pending blocks instead of after its whole grid (without it the measured
+/// iteration took local + exchange + remote: no overlap on 4 H100).
+/// @param local_stream [out] stream of the products  @param comm_stream [out] stream of the exchange
+void create_lab_streams(cudaStream_t& local_stream, cudaStream_t& comm_stream);
+
 /// @brief Step 4: y_local += A_rank x on this rank's GPU. On comm_stream: gather x_local[send_idx]
 /// into send_buf, then one NCCL group of ncclRecv (into the halo) and ncclSend (from send_buf) per
 /// peer. On local_stream, meanwhile: the local block (d.multiply_local). Then local_stream waits

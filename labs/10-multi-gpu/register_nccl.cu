@@ -37,8 +37,7 @@ std::vector<T> multiply_on_gpu(const dist::RankProblem<T>& rp, MPI_Comm comm, co
     ncclComm_t nccl;
     NCCL_CHECK(ncclCommInitRank(&nccl, rp.ranks, id, rp.rank));
     cudaStream_t local_stream, comm_stream;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&local_stream, cudaStreamNonBlocking));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&comm_stream, cudaStreamNonBlocking));
+    dist::create_lab_streams(local_stream, comm_stream);
     std::vector<T> y_local;
     {
         dist::DeviceRankBlock<T> d(rp.block, rp.plan);
