@@ -2,7 +2,7 @@
 """Runs every shell command of the handouts as printed, and fails on any that errors.
 
     check_handout_commands.py KIT_DIR [--handout NN-name|README] [--timeout S] [--list] [--gpu]
-                              [--jobs N]
+                              [--gpu-only] [--jobs N]
 
 KIT_DIR is a copy of the kit: the student edition (`make dist-student`, unpacked) or the
 full kit. Each ```sh block of handouts/*.md (and of the README, in the student edition: the
@@ -24,6 +24,10 @@ that filters out the SKIPPED line (the command runs again without its grep to se
 Commands that need a GPU tool (compute-sanitizer, ncu, nvidia-smi), a cluster or the GPU's
 time are not run here; the summary lists them with the reason. With --gpu (on a GPU
 machine) the GPU ones run too and must not say SKIPPED. Exit status 1 if any command errors.
+
+--gpu-only (implies --gpu) leaves out the `make` commands that no comment marks as needing a
+GPU (builds, `make test`: `make test` on the GPU node runs those tests), so the GPU check runs
+the commands that need the GPU, and the quick ones beside them that they may depend on.
 
 --jobs N checks N documents at once, each in a process of its own (its commands still in
 order), and prints each one's report when it ends: on a GPU node, where the tuning commands
@@ -49,6 +53,7 @@ BROKEN = re.compile(r"No rule to make target|undefined reference|unknown option|
 SKIP_LINE = re.compile(r"SKIPPED: |cuda backend unavailable: ")  # no GPU; or a kit built without nvcc
 # "| grep -E 'a|b'", a stage of a pipe, with its quoted arguments
 GREP_STAGE = re.compile(r"""\|\s*\n?\s*grep\b(?:[ \t]+(?:'[^']*'|"[^"]*"|[^\s|'"]+))*""")
+PLAIN_MAKE = re.compile(r"^\s*make\b")  # left out by --gpu-only unless marked as needing a GPU
 GPU_MARK = re.compile(r"#.*\b(GPU|GPUs)\b")  # a comment on one of a command's lines: "# needs a GPU"
 
 
@@ -203,7 +208,8 @@ def main():
         return 0 if "help" in opts else 2
     if int(opts.get("jobs", "1")) > 1 and "handout" not in opts and "list" not in opts:
         return check_in_parallel(os.path.abspath(args[0]), opts)
-    kit, timeout, gpu = os.path.abspath(args[0]), int(opts.get("timeout", "600")), "gpu" in opts
+    kit, timeout = os.path.abspath(args[0]), int(opts.get("timeout", "600"))
+    gpu, gpu_only = "gpu" in opts or "gpu-only" in opts, "gpu-only" in opts
     errors, skipped, ran = [], {}, 0
     env = dict(os.environ, KIT_ALLOW_NO_GPU="1")
     if os.geteuid() == 0:  # a student is not root: mpirun as printed must start here as for them
@@ -217,6 +223,9 @@ def main():
             why = next((w for pattern, w in NOT_HERE if re.search(pattern, cmd)), None)
             if why and not (gpu and why.startswith(("needs an NVIDIA GPU", "times the GPU"))):
                 skipped.setdefault(why, []).append(where)
+                continue
+            if gpu_only and not why and not marked and PLAIN_MAKE.match(cmd):
+                skipped.setdefault("a make command without a GPU mark (--gpu-only)", []).append(where)
                 continue
             if "list" in opts:
                 print(f"{where}: {cmd}")
