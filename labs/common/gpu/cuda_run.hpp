@@ -133,8 +133,12 @@ template <class T, class DeviceMatrix, class Call>
 struct BoundCall : BoundKernel {
     DeviceMatrix device;  ///< the matrix on the GPU
     Call call;            ///< call(device.view(), x, y) enqueues y += A x
+    /// @brief Uploads `host` as the device matrix and keeps the kernel's call.
+    /// @param host [in] the matrix in its host format  @param c [in] the kernel's call
     template <class Host>
     BoundCall(const Host& host, Call c) : device(host), call(c) {}
+    /// @brief Enqueues y += A x on the default stream.
+    /// @param x [in] device x  @param y [in,out] device y
     void apply(const void* x, void* y) override {
         call(device.view(), static_cast<const T*>(x), static_cast<T*>(y));
         KIT_CHECK_LAUNCH();
