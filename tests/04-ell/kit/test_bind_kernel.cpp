@@ -61,12 +61,15 @@ TEST(BindKernel, EllAndHybGiveTheirRunsY) {
 #if KIT_HAVE_CUDA
     const Problem rdb450 = rdb450_problem();
     const Problem dense_row = random_vectors(kit::generate_dense_rows(3000, 6, 1, 5), 6);  // HYB's COO part works
-    for (const char* name : {"ell", "hyb"}) {
-        expect_bound_matches_run<double>(name, rdb450);
-        expect_bound_matches_run<float>(name, rdb450);
-    }
-    expect_bound_matches_run<double>("hyb", dense_row);
-    expect_bound_matches_run<float>("hyb", dense_row);
+    const auto bind_each = [&] {
+        for (const char* name : {"ell", "hyb"}) {
+            expect_bound_matches_run<double>(name, rdb450);
+            expect_bound_matches_run<float>(name, rdb450);
+        }
+        expect_bound_matches_run<double>("hyb", dense_row);
+        expect_bound_matches_run<float>("hyb", dense_row);
+    };
+    KIT_SKIP_IF_TODO(bind_each());  // the student edition links the starter's ELL and HYB
 #endif
 }
 
