@@ -42,6 +42,9 @@ kit_mpirun() {
 # kit_each_launch FN LOGDIR BINARY: calls FN NAME LOG COMMAND... once per way BINARY runs: alone,
 # or under the launcher at each of kit_launch_counts, each bounded in time. run_tests.sh and
 # verify_starter.sh share it.
+# Seconds one MPI run of a test program may take (a lab's tests take well under a minute on 2
+# oversubscribed cores); past it the run is stopped: its ranks are most likely deadlocked.
+KIT_MPI_TIMEOUT=${KIT_MPI_TIMEOUT:-300}
 kit_each_launch() {
   local fn=$1 logdir=$2 bin=$3 name ranks n
   name=$(basename "$bin")
@@ -51,6 +54,6 @@ kit_each_launch() {
     return
   fi
   for n in $ranks; do
-    "$fn" "$name ($n ranks)" "$logdir/$name.np$n.log" timeout 900 $(kit_mpirun "$n") "$bin"
+    "$fn" "$name ($n ranks)" "$logdir/$name.np$n.log" timeout "$KIT_MPI_TIMEOUT" $(kit_mpirun "$n") "$bin"
   done
 }

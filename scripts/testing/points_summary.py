@@ -29,9 +29,20 @@ def results_of(log):
     found = {}
     for line in Path(log).read_text(encoding="utf-8", errors="replace").splitlines():
         m = RESULT.match(line)
-        if m:
-            found.setdefault(m.group(2), m.group(1))
+        if m:  # a typed test's line reads "Suite/float.Name, where TypeParam = float"
+            found.setdefault(m.group(2).rstrip(","), m.group(1))
     return found
+
+
+def merged(runs):
+    """One verdict per test over the runs of one test program at several rank counts: it passes
+    only if it passes at every one; a test missing from one run (the run hung or crashed before
+    it) fails."""
+    out = {}
+    for name in set().union(*runs):
+        verdicts = [run.get(name, "FAILED") for run in runs]
+        out[name] = "FAILED" if "FAILED" in verdicts else "SKIPPED" if "SKIPPED" in verdicts else "OK"
+    return out
 
 
 def suite(name):
@@ -89,17 +100,18 @@ def lab_lines(lab, steps, hidden_ran):
 
 def main(logs):
     labs = set(lab_names(KIT))
-    by_lab = {}
+    runs = {}  # (lab, hidden) -> the results of each run of that test program
     for log in logs:
         # test_NN-name.log, or test_NN-name.npN.log: one run of an MPI lab at N ranks
         m = re.fullmatch(r"test_(.+?)(_hidden)?(\.np[0-9]+)?\.log", Path(log).name)
         if not m or m.group(1) not in labs or not Path(log).is_file():
             continue
-        entry = by_lab.setdefault(m.group(1), {"results": {}, "hidden": False})
-        for name, verdict in results_of(log).items():  # a test run at several rank counts passes at every one
-            before = entry["results"].get(name)
-            entry["results"][name] = verdict if before in (None, "OK") or verdict == "FAILED" else before
-        entry["hidden"] |= bool(m.group(2))
+        runs.setdefault((m.group(1), bool(m.group(2))), []).append(results_of(log))
+    by_lab = {}
+    for (lab, hidden), results in runs.items():
+        entry = by_lab.setdefault(lab, {"results": {}, "hidden": False})
+        entry["results"].update(merged(results))
+        entry["hidden"] |= hidden
     if not by_lab:
         return 0
     print("Points (from labs/NN-name/manifest.json; a skipped or failed test earns none;"

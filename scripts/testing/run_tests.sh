@@ -14,6 +14,10 @@ set -u
 logdir=$1; shift
 mkdir -p "$logdir"
 passed=0; failed=0; skipped=0; broken=(); logs=()
+# stopped_reason LOG: why a run that `timeout` stopped (exit status 124) is broken.
+stopped_reason() {
+  echo "stopped after ${KIT_MPI_TIMEOUT} s: its ranks most likely wait for each other, a deadlock such as a blocking receive posted before the matching send, or a rank that never reaches MPI_Finalize; the last test it started is at the end of $1"
+}
 # run_one LABEL LOG COMMAND...: one run of a test program, summed up.
 run_one() {
   local name=$1 log=$2; shift 2
@@ -21,7 +25,11 @@ run_one() {
   "$@" --gtest_color=no >"$log" 2>&1
   status=$?
   if ! kit_summary "$log"; then
-    broken+=("$name (exit status $status, no summary: it crashed or was killed; see $log)")
+    if [ "$status" = 124 ]; then
+      broken+=("$name ($(stopped_reason "$log"))")
+    else
+      broken+=("$name (exit status $status, no summary: it crashed or was killed; see $log)")
+    fi
     failed=$((failed + 1))
     return
   fi
@@ -29,8 +37,9 @@ run_one() {
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
   printf '%-28s %4s passed %4s failed %4s skipped\n' "$name" "$p" "$f" "$s"
   # show each failure with its message (file:line and the step-named explanation)
-  [ "$f" = 0 ] || grep -B1 -A4 -E '^.*(Failure|error:)' "$log" | sed 's/^/    /'
-  if [ "$status" != 0 ] && [ "$f" = 0 ]; then broken+=("$name (exit status $status with no failed test)"); failed=$((failed + 1)); fi
+  [ "$f" = 0 ] || grep -B1 -A8 -E '^.*(Failure|error:)' "$log" | sed 's/^/    /'
+  if [ "$status" = 124 ]; then broken+=("$name ($(stopped_reason "$log"))"); failed=$((failed + 1))
+  elif [ "$status" != 0 ] && [ "$f" = 0 ]; then broken+=("$name (exit status $status with no failed test)"); failed=$((failed + 1)); fi
 }
 for bin in "$@"; do kit_each_launch run_one "$logdir" "$bin"; done
 echo
