@@ -227,6 +227,13 @@ kit_judge_tests() {
   read -r passed _ failed _ skipped _ <<<"${line//,/}"
   logs=$(find "$BUILD/test-logs/$IMPL" -maxdepth 1 -name "test_${lab}*.log" -newer "$KIT_STARTED" 2>/dev/null)
   skipped_names=$( [ -n "$logs" ] && grep -h '^  SKIPPED ' $logs | sed 's/^  SKIPPED //; s/: .*//' | sort -u)
+  # The lab's kit tests (tests/NN-name/kit/, in no manifest) that skip for want of a device count
+  # as GPU tests too.
+  local kit_logs device_skips
+  kit_logs=$(grep '_kit\.log$' <<<"$logs")
+  device_skips=$( [ -n "$kit_logs" ] && grep -h '^  SKIPPED ' $kit_logs | grep -E ': .*(device|GPU|CUDA|OpenCL|NCCL)' |
+                  sed 's/^  SKIPPED //; s/: .*//')
+  gpu_tests=$(printf '%s\n%s\n' "$gpu_tests" "$device_skips" | grep . | sort -u)
   local gpu_skipped other_skipped
   gpu_skipped=$(comm -12 <(echo "$skipped_names" | grep .) <(echo "$gpu_tests" | grep . | sort -u))
   other_skipped=$(comm -23 <(echo "$skipped_names" | grep .) <(echo "$gpu_tests" | grep . | sort -u))
