@@ -21,6 +21,9 @@ struct BenchMultiOptions {
     /// The registered CUDA kernel each rank multiplies its local block with ("given": the lab's
     /// scalar CSR kernel, the one halo_spmv_nccl's tests use).
     std::string local = "ell";
+    /// The same for the remote block (owned rows x halo): "given" by default; a random matrix's
+    /// remote block is most of its entries, and a kernel such as csr-vector suits it better.
+    std::string remote = "given";
 };
 
 /// @brief Runs the benchmark on MPI_COMM_WORLD, one GPU per rank (double precision); rank 0

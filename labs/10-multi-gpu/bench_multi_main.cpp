@@ -11,11 +11,14 @@ namespace {
 const char* const kHelp =
     "usage: mpirun -np P bench_multi [--matrix stencil27|random|power-law] [--n N] [--iters K]\n"
     "                              [--warmup W] [--csv FILE] [--local KERNEL]\n"
+    "                              [--remote KERNEL]\n"
     "  one GPU per rank, double precision; stencil27 is the 27-point stencil on N^3 points\n"
     "  (N=160: 4.1M rows, 110M nonzeros), random and power-law have N rows\n"
     "  --local KERNEL  the kit's CUDA kernel for each rank's local block (default ell; any CUDA\n"
     "                  variant of 'spmv-kit list', e.g. csr-vector, csr-merge, sell; 'given': the\n"
-    "                  lab's scalar CSR kernel)";
+    "                  lab's scalar CSR kernel)\n"
+    "  --remote KERNEL the same for each rank's remote block (default given; csr-vector suits a\n"
+    "                  random matrix, whose remote block holds most of its entries)";
 
 kit::dist::BenchMultiOptions parse_options(int argc, char** argv, bool& help) {
     kit::dist::BenchMultiOptions o;
@@ -37,6 +40,8 @@ kit::dist::BenchMultiOptions parse_options(int argc, char** argv, bool& help) {
             o.csv = value, ++i;
         else if (a == "--local" && has_value)
             o.local = value, ++i;
+        else if (a == "--remote" && has_value)
+            o.remote = value, ++i;
         else
             throw kit::Error(std::string("unknown argument '") + a + "'\n" + kHelp);
     }

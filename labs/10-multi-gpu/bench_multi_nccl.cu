@@ -79,11 +79,12 @@ double link_gbs(ncclComm_t nccl, int rank, int ranks, cudaStream_t stream, MPI_C
     return count * sizeof(double) / (ms * 1e6);
 }
 
-/// The registered CUDA variant named `name`, or an Error that says where the names are listed.
-const Variant& local_variant(const std::string& name) {
+/// The registered CUDA variant named `name` (given to `option`), or an Error that says where the
+/// names are listed.
+const Variant& cuda_kernel(const std::string& option, const std::string& name) {
     const Variant* v = registry().find(name, Backend::cuda);
-    if (!v) throw Error("--local " + name + ": no CUDA kernel of that name ('spmv-kit list' shows them; 'given' is "
-                        "the lab's scalar CSR kernel)");
+    if (!v) throw Error(option + " " + name + ": no CUDA kernel of that name ('spmv-kit list' shows them; 'given' "
+                        "is the lab's scalar CSR kernel)");
     return *v;
 }
 
@@ -161,8 +162,7 @@ PartTimes time_parts(DeviceRankBlock<double>& d, const CommPlan& plan, const dou
     t.local = per_iteration_ms([&] { d.multiply_local(x, y, ls); }, o.warmup, o.iters, comm);
     t.exchange = per_iteration_ms([&] { enqueue_exchange(d, plan, x, nccl, cs, false); }, o.warmup, o.iters, comm);
     t.latency = per_iteration_ms([&] { enqueue_exchange(d, plan, x, nccl, cs, true); }, o.warmup, o.iters, comm);
-    t.remote =
-        per_iteration_ms([&] { cuda::csr_rows_spmv(d.remote.view(), d.halo.data(), y, ls); }, o.warmup, o.iters, comm);
+    t.remote = per_iteration_ms([&] { d.multiply_remote(y, ls); }, o.warmup, o.iters, comm);
     return t;
 }
 
@@ -181,20 +181,20 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
     const double model_ms = link > 0 ? t.latency + most[0] / (link * 1e6) : 0;
     const double parts = t.local + t.exchange + t.remote;
     char row[512];
-    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s,%.4f",
+    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s,%.4f,%s",
                   o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local,
                   t.exchange, t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1],
                   most[0], total, link, t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms,
-                  model_ms > 0 ? t.exchange / model_ms : 0, o.local.c_str(), t.latency);
+                  model_ms > 0 ? t.exchange / model_ms : 0, o.local.c_str(), t.latency, o.remote.c_str());
     const char* head =
         "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
         "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
-        "exchange_over_model,local_kernel,exchange_latency_ms";
+        "exchange_over_model,local_kernel,exchange_latency_ms,remote_kernel";
     std::printf("%s\n%s\n", head, row);
     std::printf(
-        "bench_multi: %d rank(s), local block by %s: %.3f ms per iteration (parts alone: local %.3f + exchange"
+        "bench_multi: %d rank(s), local block by %s, remote by %s: %.3f ms per iteration (parts alone: local %.3f + exchange"
         " %.3f + remote %.3f = %.3f ms%s)\n",
-        rp.ranks, o.local.c_str(), t.iter, t.local, t.exchange, t.remote, parts,
+        rp.ranks, o.local.c_str(), o.remote.c_str(), t.iter, t.local, t.exchange, t.remote, parts,
         t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
     if (o.csv.empty()) return;
     FILE* f = std::fopen(o.csv.c_str(), "a");
@@ -207,7 +207,9 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
 }  // namespace
 
 int run_bench_multi(const BenchMultiOptions& o) {
-    if (o.local != "given") local_variant(o.local);  // a name that does not exist fails before any work
+    // a name that does not exist fails before any work
+    if (o.local != "given") cuda_kernel("--local", o.local);
+    if (o.remote != "given") cuda_kernel("--remote", o.remote);
     ensure_mpi();
     const MPI_Comm comm = MPI_COMM_WORLD;
     int rank = 0;
@@ -230,7 +232,8 @@ int run_bench_multi(const BenchMultiOptions& o) {
     create_lab_streams(ls, cs);
     {
         DeviceRankBlock<double> d(rp.block, rp.plan);
-        if (o.local != "given") d.bind_local(local_variant(o.local), rp.block);
+        if (o.local != "given") d.bind_local(cuda_kernel("--local", o.local), rp.block);
+        if (o.remote != "given") d.bind_remote(cuda_kernel("--remote", o.remote), rp.block);
         DeviceBuffer<double> xd(rp.x_local), yd(rp.y_local);
         verify_once(d, rp, x, xd, yd, nccl, ls, cs, comm);
         const PartTimes t = time_parts(d, rp.plan, xd.data(), yd.data(), nccl, ls, cs, o, comm);

@@ -48,29 +48,56 @@ void create_lab_streams(cudaStream_t& local_stream, cudaStream_t& comm_stream) {
     CUDA_CHECK(cudaStreamCreateWithPriority(&comm_stream, cudaStreamNonBlocking, highest));
 }
 
+namespace {
+/// A bound kernel's y += A x ordered on `stream`: after the work already there, before the
+/// work enqueued there later (the kernel itself launches on the legacy default stream).
 template <class T>
-void DeviceRankBlock<T>::bind_local(const Variant& v, const RankBlock<T>& b) {
-    RunOptions opt;
-    opt.precision = std::is_same_v<T, float> ? Precision::f32 : Precision::f64;
-    local_kernel = bind_kernel(v, b.local.to_coo(), opt);
-}
-
-template <class T>
-void DeviceRankBlock<T>::multiply_local(const T* x, T* y, cudaStream_t stream) {
-    if (!local_kernel) {
-        cuda::csr_rows_spmv(local.view(), x, y, stream);
-        return;
-    }
+void apply_on_stream(BoundKernel& kernel, const T* x, T* y, cudaStream_t stream) {
     cudaEvent_t before, after;
     CUDA_CHECK(cudaEventCreateWithFlags(&before, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&after, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventRecord(before, stream));
     CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, before, 0));
-    local_kernel->apply(x, y);
+    kernel.apply(x, y);
     CUDA_CHECK(cudaEventRecord(after, cudaStreamLegacy));
     CUDA_CHECK(cudaStreamWaitEvent(stream, after, 0));
     CUDA_CHECK(cudaEventDestroy(before));  // released once the waits are done
     CUDA_CHECK(cudaEventDestroy(after));
+}
+
+template <class T>
+std::unique_ptr<BoundKernel> bind_block(const Variant& v, const Csr<T>& block) {
+    RunOptions opt;
+    opt.precision = precision_of<T>();
+    return bind_kernel(v, block.to_coo(), opt);
+}
+}  // namespace
+
+template <class T>
+void DeviceRankBlock<T>::bind_local(const Variant& v, const RankBlock<T>& b) {
+    local_kernel = bind_block(v, b.local);
+}
+
+template <class T>
+void DeviceRankBlock<T>::bind_remote(const Variant& v, const RankBlock<T>& b) {
+    remote_kernel = b.remote.nnz() > 0 ? bind_block(v, b.remote) : nullptr;
+}
+
+template <class T>
+void DeviceRankBlock<T>::multiply_local(const T* x, T* y, cudaStream_t stream) {
+    if (local_kernel)
+        apply_on_stream(*local_kernel, x, y, stream);
+    else
+        cuda::csr_rows_spmv(local.view(), x, y, stream);
+}
+
+template <class T>
+void DeviceRankBlock<T>::multiply_remote(T* y, cudaStream_t stream) {
+    if (remote.vals.size() == 0) return;  // the halo is empty: a launch over empty rows would only cost time
+    if (remote_kernel)
+        apply_on_stream(*remote_kernel, static_cast<const T*>(halo.data()), y, stream);
+    else
+        cuda::csr_rows_spmv(remote.view(), halo.data(), y, stream);
 }
 
 template struct DeviceRankBlock<float>;

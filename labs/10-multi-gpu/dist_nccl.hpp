@@ -39,9 +39,9 @@ struct DeviceRankBlock {
     DeviceBuffer<index_t> send_idx;   ///< the plan's send_idx
     DeviceBuffer<T> send_buf;         ///< x_local[send_idx], packed by peer
     DeviceBuffer<T> halo;             ///< the received x entries, in halo order
-    /// The kit's registered kernel the local block is multiplied with (bind_local); empty: the
-    /// lab's given scalar CSR kernel on `local`.
-    std::unique_ptr<BoundKernel> local_kernel;
+    /// The kit's registered kernels the local and the remote block are multiplied with
+    /// (bind_local, bind_remote); empty: the lab's given scalar CSR kernel.
+    std::unique_ptr<BoundKernel> local_kernel, remote_kernel;
     /// @brief Uploads a rank's blocks and allocates its buffers. @param b [in] blocks  @param p [in] plan
     DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p)
         : local(b.local), remote(b.remote), send_idx(p.send_idx), send_buf(p.send_idx.size()),
@@ -50,11 +50,18 @@ struct DeviceRankBlock {
     /// converted to v's format once, on the GPU. Throws Error if v cannot be bound.
     /// @param v [in] a CUDA variant  @param b [in] this rank's blocks (the ones uploaded)
     void bind_local(const Variant& v, const RankBlock<T>& b);
+    /// @brief The same for the remote block (owned rows x halo entries).
+    /// @param v [in] a CUDA variant  @param b [in] this rank's blocks (the ones uploaded)
+    void bind_remote(const Variant& v, const RankBlock<T>& b);
     /// @brief y += A_local x, enqueued so that it runs after the work already on `stream` and
     /// the work enqueued on `stream` afterwards runs after it (a bound kernel launches on the
     /// default stream, which waits for neither of the lab's non-blocking streams by itself).
     /// @param x [in] device x_local  @param y [in,out] device y_local  @param stream [in] stream
     void multiply_local(const T* x, T* y, cudaStream_t stream);
+    /// @brief y += A_remote halo, ordered on `stream` as multiply_local is; nothing at all when
+    /// the block holds no entry (one rank, or rows that reference no remote column).
+    /// @param y [in,out] device y_local  @param stream [in] stream
+    void multiply_remote(T* y, cudaStream_t stream);
 };
 
 namespace cuda {
@@ -80,7 +87,7 @@ void create_lab_streams(cudaStream_t& local_stream, cudaStream_t& comm_stream);
 /// @brief Step 4: y_local += A_rank x on this rank's GPU. On comm_stream: gather x_local[send_idx]
 /// into send_buf, then one NCCL group of ncclRecv (into the halo) and ncclSend (from send_buf) per
 /// peer. On local_stream, meanwhile: the local block (d.multiply_local). Then local_stream waits
-/// for comm_stream (an event) and adds the remote block times the halo. Returns without
+/// for comm_stream (an event) and adds the remote block times the halo (d.multiply_remote). Returns without
 /// synchronising: the caller waits for local_stream.
 /// @param d [in,out] this rank's device blocks and buffers  @param plan [in] this rank's plan
 /// @param x_local [in] device x entries owned  @param y_local [in,out] device y rows owned
