@@ -38,10 +38,11 @@ struct SellForRun {
     }
 };
 
-/// @brief Converts the hub to SELL-C-sigma with the (C, sigma) that sell::choose_sell picks
-/// from the row lengths; a C or sigma set in the options replaces the pick (as SellForRun).
+/// @brief Converts the hub to SELL-C-sigma with sell::auto_setting's (C, sigma): choose_sell's
+/// pick, sorted globally for scattered rows; a C or sigma set in the options replaces the pick
+/// (as SellForRun).
 struct SellAutoForRun {
-    /// @brief Sell<T>::from_coo(A, choose_sell's pick). @param A [in] hub matrix
+    /// @brief Sell<T>::from_coo(A, auto_setting's pick). @param A [in] hub matrix
     /// @param opt [in] run options  @param tag [in] T{}, the working precision
     template <class T>
     Sell<T> operator()(const CooMatrix& A, const RunOptions& opt, T tag) const {
@@ -49,8 +50,8 @@ struct SellAutoForRun {
         const int C = opt.tunable(kSellC), sigma = opt.tunable(kSellSigma);
         // A pick's sigma suits its own C only, so a C or sigma set by hand replaces both.
         if (C > 0 || sigma > 0) return Sell<T>::from_coo(A, {C, sigma});
-        const sell::SellChoice pick = sell::choose_sell(sell_row_lengths(A), A.cols, sizeof(T));
-        return Sell<T>::from_coo(A, {pick.best.C, pick.best.sigma});
+        const sell::SellCandidate pick = sell::auto_setting(A, sizeof(T));
+        return Sell<T>::from_coo(A, {pick.C, pick.sigma});
     }
 };
 

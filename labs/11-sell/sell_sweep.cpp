@@ -22,9 +22,9 @@ const char* kHelp =
     "usage: spmv-kit sell-sweep FILE... [--backend cuda|cpu] [--precision float|double|both]\n"
     "                           [--repeats N] [--csv OUT]\n\n"
     "Times the 'sell' kernel on each matrix for every C of 32, 64 and 128 with every sigma the rule\n"
-    "tries for it (1, C, 4C, 16C, ... up to all rows), checked against the oracle, and the pick of\n"
-    "choose_sell (lab 11, step 3). Prints one line per setting (cold median and steady time per\n"
-    "call), then per matrix the pick's cold time over the sweep's best, and how many picks are\n"
+    "tries for it (1, C, 4C, 16C, ... up to all rows), checked against the oracle, and sell-auto's\n"
+    "pick (choose_sell, lab 11 step 3, sorted globally for scattered rows). Prints one line per\n"
+    "setting (cold median and steady time per call), then per matrix the pick's cold time over the sweep's best, and how many picks are\n"
     "within 5% of it. --csv writes the same rows. Default: cuda, both precisions, 20 repeats.\n";
 
 /// The chunk heights the sweep tries: the rule's, and one beyond (is a taller chunk ever faster?).
@@ -59,12 +59,12 @@ double time_setting(const Variant& v, const Reference& ref, RunOptions opt, cons
 int sweep_matrix(const Variant& v, const Reference& ref, RunOptions opt, const std::string& file, std::ostream& csv) {
     const CooMatrix& A = ref.matrix();
     const count_t value_bytes = opt.precision == Precision::f32 ? 4 : 8;
-    const SellChoice pick = choose_sell(sell_row_lengths(A), A.cols, value_bytes);
+    const SellCandidate pick = auto_setting(A, value_bytes);
     double best = std::numeric_limits<double>::infinity();
     for (index_t C : kSweepC)
         for (index_t sigma : sigma_candidates(C, A.rows))
             best = std::min(best, time_setting(v, ref, opt, {C, sigma, false}, file, csv));
-    const double picked = time_setting(v, ref, opt, {pick.best.C, pick.best.sigma, true}, file, csv);
+    const double picked = time_setting(v, ref, opt, {pick.C, pick.sigma, true}, file, csv);
     best = std::min(best, picked);
     if (best == std::numeric_limits<double>::infinity()) {
         std::printf("# %s %s: no setting ran (see the rows above)\n", file.c_str(), to_string(opt.precision).c_str());
@@ -72,7 +72,7 @@ int sweep_matrix(const Variant& v, const Reference& ref, RunOptions opt, const s
     }
     const bool good = picked <= kGoodPick * best;
     std::printf("# %s %s: pick C=%d sigma=%d %.4f ms, sweep best %.4f ms: %.3fx%s\n", file.c_str(),
-                to_string(opt.precision).c_str(), pick.best.C, pick.best.sigma, picked, best, picked / best,
+                to_string(opt.precision).c_str(), pick.C, pick.sigma, picked, best, picked / best,
                 good ? "" : "  (more than 5% slower)");
     return good ? 1 : 0;
 }

@@ -1,5 +1,8 @@
-// Lab 11: the candidates of the (C, sigma) rule; the rule itself is the student's (step 3).
+// Lab 11: the candidates of the (C, sigma) rule and sell-auto's setting; the rule itself is the
+// student's (step 3).
 #include "sell_tuner.hpp"
+
+#include <algorithm>
 
 namespace kit::sell {
 
@@ -12,6 +15,28 @@ std::vector<index_t> sigma_candidates(index_t C, index_t rows) {
         if (sigma >= rows) break;
     }
     return out;
+}
+
+
+
+double median_row_span(const CooMatrix& A) {
+    if (A.cols == 0) return 0;
+    std::vector<double> spans;
+    for (std::size_t k = 0; k < A.row_idx.size();) {  // the hub is sorted: a row's entries are adjacent
+        std::size_t end = k;
+        while (end < A.row_idx.size() && A.row_idx[end] == A.row_idx[k]) ++end;
+        spans.push_back(static_cast<double>(A.col_idx[end - 1] - A.col_idx[k] + 1) / A.cols);
+        k = end;
+    }
+    if (spans.empty()) return 0;
+    std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(spans.size() / 2), spans.end());
+    return spans[spans.size() / 2];
+}
+
+SellCandidate auto_setting(const CooMatrix& A, count_t value_bytes) {
+    SellCandidate pick = choose_sell(sell_row_lengths(A), A.cols, value_bytes).best;
+    if (median_row_span(A) > kScatteredSpan) pick.sigma = sigma_candidates(pick.C, A.rows).back();
+    return pick;
 }
 
 }  // namespace kit::sell
