@@ -52,7 +52,8 @@ const char* kHelp =
     "  --repeats N         timed repeats per point after 2 warm-ups (default 20)\n"
     "With --backends cuda it takes about 6 minutes on an H100, most of it building the panels.\n"
     "GPU runs flush L2 before each timed repeat, as the benchmarks and tune_check do.\n"
-    "Exit status: 0 when written; 2 on bad input, an unavailable backend or a wrong result.\n";
+    "Exit status: 0 when written; 1 while a step of lab 05 is still a TODO; 2 on bad input, an unavailable\n"
+    "backend or a wrong result.\n";
 
 /// What one profiling run measures: parsed once from the arguments.
 struct ProfilePlan {
@@ -163,6 +164,8 @@ Reference random_problem(CooMatrix A) {
 /// `what` if the run is refused, wrong or too fast to measure (no profile is then written).
 double checked_gflops(const Variant& v, const Reference& ref, const RunOptions& opt, const std::string& what) {
     const CheckedRun o = run_checked(v, ref, opt);
+    if (o.status == RunStatus::todo)  // exit 1 (spmv-kit's main): the student's step, not a misuse
+        throw TodoError(o.message + "; tune-profile times " + v.name + ", so no profile is written");
     if (o.status != RunStatus::ok || !(o.gflops > 0))
         throw Error(
             "tune-profile: " + v.name + " " + std::to_string(opt.tunable(kBlockRows)) + "x" +

@@ -39,9 +39,11 @@ struct DeviceRankBlock {
     DeviceBuffer<index_t> send_idx;   ///< the plan's send_idx
     DeviceBuffer<T> send_buf;         ///< x_local[send_idx], packed by peer
     DeviceBuffer<T> halo;             ///< the received x entries, in halo order
-    /// The kit's registered kernels the local and the remote block are multiplied with
-    /// (bind_local, bind_remote); empty: the lab's given scalar CSR kernel.
-    std::unique_ptr<BoundKernel> local_kernel, remote_kernel;
+    /// The kit's registered kernel the local block is multiplied with (bind_local); empty:
+    /// the lab's given scalar CSR kernel.
+    std::unique_ptr<BoundKernel> local_kernel;
+    /// The same for the remote block (bind_remote).
+    std::unique_ptr<BoundKernel> remote_kernel;
     /// @brief Uploads a rank's blocks and allocates its buffers. @param b [in] blocks  @param p [in] plan
     DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p)
         : local(b.local), remote(b.remote), send_idx(p.send_idx), send_buf(p.send_idx.size()),
