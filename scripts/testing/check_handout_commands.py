@@ -32,7 +32,9 @@ the commands that need the GPU, and the quick ones beside them that they may dep
 --jobs N checks N documents at once, each in a process of its own (its commands still in
 order), and prints each one's report when it ends: on a GPU node, where the tuning commands
 take minutes, the whole check takes the longest handout's time instead of the sum. The
-documents share the build, so build it first (`make all`).
+documents share the build, so build it first (`make all`, and in the full kit also
+`make all IMPL=starter` for the commands that run the starter): `./spmv-kit` builds what is
+missing one build at a time, so the documents would otherwise queue behind each other's builds.
 """
 import os
 import re
