@@ -8,6 +8,8 @@
 /// in the student files (`reference/NN-name/`, `starter/NN-name/`).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/kit_error.hpp"
 #include "formats/coo.hpp"
 #include "core/timing.hpp"
 #include "core/types.hpp"
@@ -249,6 +252,40 @@ auto dispatch_precision(Precision p, F&& f) {
     return p == Precision::f32 ? f(float{}) : f(double{});
 }
 
+/// @brief y as a CPU kernel sees it, between two bands of kGuard entries holding -0.0: a
+/// kernel that writes outside y[0, n) (a row index past the matrix's edge with no check) turns
+/// a band's -0.0 into another value, even when it adds a zero (-0.0 + 0.0 is +0.0), and check()
+/// says so, where the write would otherwise land silently in the heap.
+template <class T>
+class GuardedY {
+public:
+    static constexpr std::size_t kGuard = 64;  ///< entries in each band
+    /// @brief Copies y between the bands. @param y [in] initial y
+    explicit GuardedY(const std::vector<T>& y) : buf_(y.size() + 2 * kGuard, T(-0.0)) {
+        std::copy(y.begin(), y.end(), buf_.begin() + kGuard);
+    }
+    /// @brief The kernel's y: entry 0 of the part between the bands. @return a pointer to it
+    T* data() { return buf_.data() + kGuard; }
+    /// @brief y without the bands. @return the n values
+    std::vector<T> values() const { return std::vector<T>(buf_.begin() + kGuard, buf_.end() - kGuard); }
+    /// @brief Throws Error naming the first band entry that changed, if any.
+    void check() const {
+        const std::size_t n = buf_.size() - 2 * kGuard;
+        for (std::size_t i = 0; i < buf_.size(); ++i) {
+            if (i == kGuard) i += n;
+            if (i < buf_.size() && !(buf_[i] == T(0) && std::signbit(buf_[i])))
+                throw Error(i < kGuard ? "the kernel wrote before y[0] (y[-" + std::to_string(kGuard - i) + "])"
+                                       : "the kernel wrote past the end of y (y[" + std::to_string(i - kGuard) +
+                                             "], y has " + std::to_string(n) +
+                                             " entries): a row index of rows or more needs a check, such as "
+                                             "the last block row's rows past the matrix's edge");
+        }
+    }
+
+private:
+    std::vector<T> buf_;
+};
+
 /// @brief Runs a CPU kernel once for the result, then times it on a scratch y with the kit's
 /// protocol on a host clock: opt.repeats calls timed one by one (the host's caches are not
 /// evicted: the CPU kernels are teaching references, not contenders), then opt.steady_calls
@@ -262,9 +299,11 @@ RunResult run_on_cpu(const std::vector<double>& x, const std::vector<double>& y,
                      Kernel&& kernel) {
     const std::vector<T> xt = to_precision<T>(x);
     std::vector<T> yt = to_precision<T>(y);
-    kernel(xt.data(), yt.data());
+    GuardedY<T> guarded(yt);  // the result's run only: the timed runs below reuse yt
+    kernel(xt.data(), guarded.data());
+    guarded.check();
     RunResult out;
-    out.y = to_double(yt);
+    out.y = to_double(guarded.values());
     out.device = "host CPU (1 thread)";
     if (opt.repeats <= 0 && opt.steady_calls <= 0) return out;
     for (int w = 0; w < opt.warmup; ++w) kernel(xt.data(), yt.data());
