@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -322,6 +323,9 @@ int cmd_run(const std::vector<std::string>& argv) {
         return 2;
     }
     RunOptions opt = read_run_options(a);
+    // A file that cannot be opened is said before a missing GPU: it is the first thing to fix.
+    if (!std::ifstream(a.positional()[0]))
+        throw Error(a.positional()[0] + ": cannot open file (check the path; the kit's examples are in matrices/)");
     // --format auto reads the matrix first; a named variant is checked against the backends
     // before a large file is read for nothing.
     std::optional<CooMatrix> loaded;

@@ -138,6 +138,19 @@ TEST(Cli, UnknownFormatSuggestsTheClosestName) {
     EXPECT_NE(missing.output.find("missing --format"), std::string::npos) << missing.output;
 }
 
+TEST(Cli, RunSaysAMissingFileBeforeAMissingGpu) {
+    const std::string mtx = std::string(KIT_MATRICES_DIR) + "/no-such-matrix.mtx";
+
+    const Outcome cuda = spmv_kit("run " + mtx + " --format csr-vector --backend cuda --repeats 0");
+    const Outcome cpu = spmv_kit("run " + mtx + " --format csr --backend cpu --repeats 0");
+
+    for (const Outcome& o : {cuda, cpu}) {
+        EXPECT_EQ(o.status, 2) << o.output;
+        EXPECT_NE(o.output.find("no-such-matrix.mtx: cannot open file"), std::string::npos) << o.output;
+        EXPECT_EQ(o.output.find("SKIPPED"), std::string::npos) << o.output;
+    }
+}
+
 TEST(Cli, RunReportsBothTimingModes) {
     const std::string mtx = std::string(KIT_MATRICES_DIR) + "/rdb450.mtx";
 
