@@ -331,6 +331,8 @@ test: deps
 	$(need_gtest)
 	@if [ -n "$(STEP)" ] && { [ "$(LAB)" = all ] || [ "$(words $(SEL_LABS))" != 1 ]; }; then \
 	  echo "error: STEP=$(STEP) needs one lab: make test LAB=NN-name STEP=$(STEP)" >&2; exit 2; fi
+	@if [ -n "$(STEP)" ]; then steps=$$(python3 scripts/labs/lab_manifests.py steps $(SEL_LABS) | tr '\n' ' '); \
+	  case " $$steps" in *" $(STEP) "*) ;; *) echo "error: $(SEL_LABS) has no step $(STEP); its steps: $$steps" >&2; exit 2;; esac; fi
 	$(call build_goals,binaries)
 	@python3 scripts/testing/check_includes.py
 	@python3 scripts/testing/check_citations.py
@@ -340,7 +342,7 @@ test: deps
 	  python3 scripts/testing/check_manifests.py $(BUILD)/$(IMPL)/bin $(SEL_LABS) || status=1; \
 	  if [ "$(LAB)" = all ] && [ "$(IMPL)" = reference ]; then $(MAKE) --no-print-directory check-starter || status=1; fi; \
 	  $(MAKE) --no-print-directory check-cuda-catalogue || status=1; \
-	  $(if $(STEP),GTEST_FILTER='Step$(STEP)_*' KIT_STEP=$(STEP)) scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(filter all,$(LAB)),$(KIT_TEST_BINS),$(foreach l,$(SEL_LABS),$(filter %/test_$(l)_kit,$(LAB_KIT_TESTS)))) $(TEST_BINS) || status=1; \
+	  $(if $(STEP),GTEST_FILTER='Step$(STEP)_*' KIT_STEP=$(STEP)) scripts/testing/run_tests.sh $(BUILD)/test-logs/$(IMPL) $(if $(STEP),,$(if $(filter all,$(LAB)),$(KIT_TEST_BINS),$(foreach l,$(SEL_LABS),$(filter %/test_$(l)_kit,$(LAB_KIT_TESTS))))) $(TEST_BINS) || status=1; \
 	  exit $$status
 
 ##! verify-starter build the starter and check that every lab test fails (no test passes on TODOs)
@@ -399,9 +401,9 @@ docs:
 dist-student:
 	@scripts/edition/dist_student.sh $(BUILD)/dist
 
-## clean          remove the build folder
+## clean          remove the build folders (build/, and build-asan/ of make sanitize); your files stay
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan
 
 ## help           this list
 help:

@@ -5,6 +5,7 @@
     lab_manifests.py gpu-tests LAB [KIT]   the names of the lab's tests that need a GPU, one a line
     lab_manifests.py mpi-ranks LAB [KIT]   the rank counts its test programs run at under mpirun
                                            (the manifest's "mpi_ranks"), one a line; none: run alone
+    lab_manifests.py steps LAB [KIT]       the lab's step numbers, one a line (make test STEP=N)
 
 KIT is the kit's folder, by default the one holding this script.
 
@@ -91,26 +92,21 @@ def main(argv):
     if len(argv) >= 2 and argv[1] == "names" and len(argv) <= 3:
         print("\n".join(lab_names(argv[2] if len(argv) == 3 else KIT)))
         return 0
-    if len(argv) >= 3 and argv[1] == "gpu-tests" and len(argv) <= 4:
+    # The per-lab queries: LAB [KIT] -> the lines to print
+    queries = {
+        "gpu-tests": lambda m: [t["name"] for t in m["tests"] if t.get("gpu")],
+        "mpi-ranks": mpi_ranks,
+        "steps": lambda m: sorted({s["step"] for s in m["steps"]}),
+    }
+    if len(argv) >= 3 and argv[1] in queries and len(argv) <= 4:
         kit = argv[3] if len(argv) == 4 else KIT
         try:
-            manifest = read_manifest(manifest_path(kit, argv[2]))
-            names = [t["name"] for t in manifest["tests"] if t.get("gpu")]
+            lines = queries[argv[1]](read_manifest(manifest_path(kit, argv[2])))
         except (ManifestError, KeyError, TypeError, AttributeError) as e:
             print(f"lab_manifests: {e}", file=sys.stderr)
             return 1
-        for name in names:
-            print(name)
-        return 0
-    if len(argv) >= 3 and argv[1] == "mpi-ranks" and len(argv) <= 4:
-        kit = argv[3] if len(argv) == 4 else KIT
-        try:
-            ranks = mpi_ranks(read_manifest(manifest_path(kit, argv[2])))
-        except ManifestError as e:
-            print(f"lab_manifests: {e}", file=sys.stderr)
-            return 1
-        for n in ranks:
-            print(n)
+        for line in lines:
+            print(line)
         return 0
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2

@@ -35,7 +35,9 @@ run_one() {
   fi
   p=$summary_passed f=$summary_failed s=$summary_skipped
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-  printf '%-28s %4s passed %4s failed %4s skipped\n' "$name" "$p" "$f" "$s"
+  # a lab's kit tests check the code the kit gives, so they pass on an untouched starter
+  case "$name" in *_kit*) note="   (the kit's own checks: no points)" ;; *) note="" ;; esac
+  printf '%-28s %4s passed %4s failed %4s skipped%s\n' "$name" "$p" "$f" "$s" "$note"
   # show each failure with its message (file:line and the step-named explanation)
   [ "$f" = 0 ] || grep -B1 -A8 -E '^.*(Failure|error:)' "$log" | sed 's/^/    /'
   if [ "$status" = 124 ]; then broken+=("$name ($(stopped_reason "$log"))"); failed=$((failed + 1))
