@@ -17,8 +17,6 @@ std::vector<index_t> sigma_candidates(index_t C, index_t rows) {
     return out;
 }
 
-
-
 double median_row_span(const CooMatrix& A) {
     if (A.cols == 0) return 0;
     std::vector<double> spans;

@@ -271,18 +271,19 @@ public:
     /// @brief Throws Error naming the first band entry that changed, if any.
     void check() const {
         const std::size_t n = buf_.size() - 2 * kGuard;
-        for (std::size_t i = 0; i < buf_.size(); ++i) {
-            if (i == kGuard) i += n;
-            if (i < buf_.size() && !(buf_[i] == T(0) && std::signbit(buf_[i])))
-                throw Error(i < kGuard ? "the kernel wrote before y[0] (y[-" + std::to_string(kGuard - i) + "])"
-                                       : "the kernel wrote past the end of y (y[" + std::to_string(i - kGuard) +
-                                             "], y has " + std::to_string(n) +
-                                             " entries): a row index of rows or more needs a check, such as "
-                                             "the last block row's rows past the matrix's edge");
+        for (std::size_t k = 0; k < kGuard; ++k) {
+            if (changed(k)) throw Error("the kernel wrote before y[0] (y[-" + std::to_string(kGuard - k) + "])");
+            if (changed(kGuard + n + k))
+                throw Error("the kernel wrote past the end of y (y[" + std::to_string(n + k) + "], y has " +
+                            std::to_string(n) +
+                            " entries): a row index of rows or more needs a check, such as the last block "
+                            "row's rows past the matrix's edge");
         }
     }
 
 private:
+    /// Whether band entry i no longer holds -0.0 (compared by sign too: +0.0 == -0.0).
+    bool changed(std::size_t i) const { return !(buf_[i] == T(0) && std::signbit(buf_[i])); }
     std::vector<T> buf_;
 };
 
