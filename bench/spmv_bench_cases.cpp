@@ -139,7 +139,7 @@ void add_baseline_ratio(BenchRun& run, const BenchJob& job, const LoadedMatrix& 
 void add_prediction(const BenchRun& run, const BenchJob& job, Record& rec) {
     const auto it = run.predictions.find(run.key_of(job.matrix, job.precision));
     if (it == run.predictions.end() || job.variant->backend != Backend::cuda) return;
-    for (const kit::model::KernelPrediction& k : it->second.kernels)
+    for (const kit::model::KernelPrediction& k : it->second.kit)
         if (k.variant == rec.kernel && k.feasible) {
             rec.predicted_ms = k.total_ms;
             rec.model_pick = k.variant == it->second.pick;

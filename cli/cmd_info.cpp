@@ -43,12 +43,12 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     for (const model::FormatStorage& f : r.storage)
         std::printf("%s %lld B%s%s", model::to_string(f.format).c_str(), static_cast<long long>(f.bytes),
                     f.feasible ? "" : " (refused)", &f == &r.storage.back() ? "\n" : ", ");
-    std::printf("predicted       %-13s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "kernel (ms)", "total", "AM", "gather",
-                "sectors", "atomics", "CTC", "serial", "launch", "GB/s");
-    for (const model::KernelPrediction& k : r.kernels)
-        std::printf("                %-13s %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.0f%s%s\n",
+    std::printf("predicted       %-15s %9s %9s %9s %9s %9s %9s %9s %-9s %-10s %9s\n", "kernel (ms)", "total", "AM",
+                "gather", "sectors", "atomics", "CTC", "serial", "launches", "rounds", "GB/s");
+    for (const model::KernelPrediction& k : r.kit)
+        std::printf("                %-15s %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %9.4g %2d %6.4g %3.0f %6.4g %9.0f%s%s\n",
                     k.variant.c_str(), k.total_ms, k.am_ms, k.gather_ms, k.sector_ms, k.atomic_ms,
-                    k.ctc_m_ms + k.ctc_a_ms, k.serial_ms, k.launch_ms, k.stream_gbs,
+                    k.ctc_m_ms + k.ctc_a_ms, k.serial_ms, k.launches, k.launch_ms, k.rounds, k.rounds_ms, k.stream_gbs,
                     k.feasible ? "" : "  infeasible: ", k.why_not.c_str());
     std::printf("pick            %s%s%s\n", r.pick.empty() ? "none" : r.pick.c_str(), r.reason.empty() ? "" : ": ",
                 r.reason.c_str());
@@ -56,14 +56,15 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     std::ofstream csv(csv_path);
     if (!csv) throw Error(csv_path + ": cannot write the prediction CSV");
     csv << "matrix,precision,kernel,format,feasible,predicted_ms,bytes,stream_gbs,am_ms,gather_ms,sector_ms,atomic_ms,"
-           "ctc_ms,serial_ms,launch_ms,picked\n";
+           "ctc_ms,serial_ms,launch_ms,launches,rounds,rounds_ms,picked\n";
     std::string name = file.substr(file.find_last_of('/') + 1);
     name = name.substr(0, name.find('.'));
-    for (const model::KernelPrediction& k : r.kernels)
+    for (const model::KernelPrediction& k : r.kit)
         csv << name << "," << to_string(precision) << "," << k.variant << "," << model::to_string(k.format) << ","
             << (k.feasible ? 1 : 0) << "," << k.total_ms << "," << k.bytes << "," << k.stream_gbs << "," << k.am_ms
             << "," << k.gather_ms << "," << k.sector_ms << "," << k.atomic_ms << "," << k.ctc_m_ms + k.ctc_a_ms << ","
-            << k.serial_ms << "," << k.launch_ms << "," << (k.variant == r.pick ? 1 : 0) << "\n";
+            << k.serial_ms << "," << k.launch_ms << "," << k.launches << "," << k.rounds << "," << k.rounds_ms << ","
+            << (k.variant == r.pick ? 1 : 0) << "\n";
     if (!csv) throw Error(csv_path + ": write failed");
 }
 

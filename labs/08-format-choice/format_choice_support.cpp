@@ -7,6 +7,7 @@
 #include "formats/ell.hpp"
 #include "format_choice.hpp"
 #include "core/kit_error.hpp"
+#include "kit_kernels.hpp"
 #include "model/matrix_stats.hpp"
 
 namespace kit::model {
@@ -102,10 +103,13 @@ ModelReport model_report(const CooMatrix& A, Precision precision, const DevicePa
     // parameters name, and `spmv-kit info` is as useful on a laptop without CUDA.
     for (const std::string& name : covered_variants())
         out.kernels.push_back(predict_kernel(name, out.pmf, out.inputs, vb, params));
-    const KernelPrediction& best = out.kernels[pick_fastest(out.kernels)];
+    // The pick is the kit's model's: the paper's terms with launches and dependent rounds
+    // added, over every CUDA kernel of the kit (kit_kernels.hpp).
+    out.kit = predict_kit_kernels(A, out, vb, params);
+    const KernelPrediction& best = out.kit[pick_fastest(out.kit)];
     out.pick = best.variant;
     const KernelPrediction* second = nullptr;
-    for (const KernelPrediction& k : out.kernels)
+    for (const KernelPrediction& k : out.kit)
         if (k.feasible && &k != &best && (!second || k.total_ms < second->total_ms)) second = &k;
     char line[256];
     std::snprintf(line, sizeof line, "predicted %.4g ms (%s: %lld B), next %s at %.4g ms", best.total_ms,

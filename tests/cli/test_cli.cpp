@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "registry/variants.hpp"
 #include "shell.hpp"
@@ -317,4 +320,65 @@ TEST(Cli, AnotherLabsKernelOfTheSameNameRunsOnlyWhenAskedFor) {
 #else
     EXPECT_EQ(asked.status, 2) << asked.output;
 #endif
+}
+
+namespace {
+
+/// The rows of `spmv-kit info FILE --predict-csv`: kernel -> column -> value.
+std::map<std::string, std::map<std::string, std::string>> predicted_rows(const std::string& file) {
+    const std::string csv = write_temp("predict.csv", "");
+    const Outcome o = spmv_kit("info " + file + " --predict-csv " + csv);
+    EXPECT_EQ(o.status, 0) << o.output;
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    std::vector<std::string> header;
+    std::stringstream hs(line);
+    for (std::string h; std::getline(hs, h, ',');) header.push_back(h);
+    std::map<std::string, std::map<std::string, std::string>> rows;
+    while (std::getline(in, line)) {
+        std::stringstream ls(line);
+        std::map<std::string, std::string> row;
+        for (std::size_t i = 0; i < header.size() && std::getline(ls, row[header[i]], ','); ++i) {
+        }
+        rows[row["kernel"]] = row;
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST(Cli, InfoPredictsEveryCudaKernelOfTheKit) {
+    // --format auto can pick any kernel the kit's model predicts, so it predicts every
+    // registered CUDA SpMV kernel but lab 10's, which runs across ranks (its own model is lab 10's).
+    const auto rows = predicted_rows(std::string(KIT_MATRICES_DIR) + "/rdb450.mtx");
+    const Outcome list = spmv_kit("list");
+    ASSERT_EQ(list.status, 0) << list.output;
+    std::stringstream lines(list.output);
+    int cuda = 0;
+    for (std::string line; std::getline(lines, line);) {
+        std::stringstream fields(line);
+        std::string name, backend;
+        fields >> name >> backend;
+        if (backend != "cuda" || name == "dist-nccl") continue;
+        ++cuda;
+        EXPECT_EQ(rows.count(name), 1u) << name << " has no prediction";
+    }
+    if (cuda == 0) GTEST_SKIP() << "built without CUDA: no CUDA kernel registered";
+}
+
+TEST(Cli, InfoCountsEachKernelsLaunchesAndRounds) {
+    // The 4x4 example: 9 entries, rows of at most 3, 3 diagonals.
+    const auto rows = predicted_rows(std::string(KIT_MATRICES_DIR) + "/example4x4.mtx");
+    const auto field = [&](const std::string& k, const std::string& col) { return rows.at(k).at(col); };
+    // csr5: 9 entries fill no tile of 32 lanes x 4, so only the tail runs: one launch, 3 rounds.
+    EXPECT_EQ(field("csr5", "launches"), "1");
+    EXPECT_EQ(field("csr5", "rounds"), "3");
+    // coo-segmented: one chunk of 32 entries per warp: an entry, then x.
+    EXPECT_EQ(field("coo-segmented", "rounds"), "2");
+    EXPECT_EQ(field("csr-vector", "rounds"), "3");
+    EXPECT_EQ(field("bcsr-2kernel", "launches"), "2");
+    // dia-naive walks 3 diagonals in one group of loads after its offsets: 1 + 3 rounds
+    // (unrolled by 4, the 3 trips left over wait one round each).
+    EXPECT_EQ(field("dia-naive", "rounds"), "4");
 }

@@ -138,6 +138,9 @@ struct KernelPrediction {
     double serial_ms = 0;   ///< the longest chain of dependent steps: a thread's or warp's loop over its
                             ///< row, atomics on one y entry, or a warp per row (not in the paper)
     double launch_ms = 0;   ///< kernel launches (not in the paper)
+    int launches = 1;       ///< kernel launches of one SpMV (the kit's model, kit_kernels.cpp)
+    double rounds = 0;      ///< dependent DRAM round trips on the critical path of a cold call (the kit's model)
+    double rounds_ms = 0;   ///< rounds x latency_ns (the kit's model; 0 in the paper's)
     double total_ms = 0;    ///< predicted time of one SpMV
     bool feasible = true;   ///< false if the kit's container would refuse the conversion
     std::string why_not;    ///< why it is not feasible
@@ -157,8 +160,9 @@ struct ModelReport {
     HybSplit hyb;                           ///< the split at the kit's HYB width K
     StorageInputs inputs;                   ///< diagonals, BCSR blocks, K
     std::vector<FormatStorage> storage;     ///< one per ModelFormat
-    std::vector<KernelPrediction> kernels;  ///< one per covered CUDA variant
-    std::string pick;                       ///< the predicted fastest variant
+    std::vector<KernelPrediction> kernels;  ///< the paper's model (step 3): one per covered CUDA variant
+    std::vector<KernelPrediction> kit;      ///< the kit's model: every CUDA SpMV kernel of the kit (kit_kernels.cpp)
+    std::string pick;                       ///< the predicted fastest variant of `kit`
     std::string reason;                     ///< one line: why it was picked
 };
 

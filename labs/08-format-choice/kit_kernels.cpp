@@ -1,0 +1,175 @@
+// Lab 08's given code: the kit's model of every CUDA kernel (kit_kernels.hpp says why).
+#include "kit_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "core/kit_error.hpp"
+#include "format_choice.hpp"
+#include "formats/csr5.hpp"
+#include "measure/bytes_model.hpp"
+
+namespace kit::model {
+
+double pure_launch_us(const DeviceParams& p) { return std::max(0.2 * p.launch_us, p.launch_us - 3 * p.latency_ns * 1e-3); }
+
+namespace {
+
+constexpr count_t kSellC = 32;       // the SELL kernel's defaults (lab 11): a warp per chunk
+constexpr count_t kSellSigma = 256;  // and windows of 256 rows sorted by length
+constexpr int kCsr5Omega = 32;       // CSR5's tile: a warp of lanes
+constexpr count_t kSegmentedChunks = 8;  // coo-segmented: 8 chunks of 32 entries per warp, one after the other
+
+/// What the kit's model needs beyond the paper's inputs, from A itself.
+struct Structure {
+    count_t sell_slots = 0;   // SELL-32-256's padded slots
+    count_t sell_chunks = 0;  // and its chunks
+    count_t csr5_full_tiles = 0;
+    bool csr5_tail = false;
+};
+
+Structure structure_of(const CooMatrix& A, const RowLengthPmf& pmf) {
+    Structure s;
+    std::vector<index_t> len(static_cast<std::size_t>(std::max<index_t>(A.rows, 0)), 0);
+    for (count_t k = 0; k < A.nnz(); ++k) ++len[static_cast<std::size_t>(A.row_idx[k])];
+    for (std::size_t w = 0; w < len.size(); w += kSellSigma) {
+        const auto end = std::min(len.size(), w + kSellSigma);
+        std::sort(len.begin() + static_cast<std::ptrdiff_t>(w), len.begin() + static_cast<std::ptrdiff_t>(end),
+                  std::greater<>());
+        for (std::size_t c = w; c < end; c += kSellC) {  // sorted: a chunk's first row is its longest
+            s.sell_slots += static_cast<count_t>(len[c]) * kSellC;
+            ++s.sell_chunks;
+        }
+    }
+    const count_t tile = static_cast<count_t>(kCsr5Omega) * csr5_sigma(pmf.nnz, pmf.rows);
+    s.csr5_full_tiles = pmf.nnz / tile;
+    s.csr5_tail = pmf.nnz % tile != 0 || pmf.nnz == 0;
+    return s;
+}
+
+/// AM again for other bytes at the same stream rate.
+void set_bytes(KernelPrediction& k, count_t bytes, const DeviceParams& p) {
+    k.bytes = bytes;
+    const double transactions = std::ceil(static_cast<double>(bytes) / p.transaction_bytes);
+    k.am_ms = transactions / (k.stream_gbs * 1e9 / p.transaction_bytes) * 1e3;
+}
+
+/// The kit's total: launches of pure_launch_us; the rounds before a thread's first product, at
+/// latency_ns each; then the slowest of the paper's stream terms and the rounds of the thread's
+/// loop (the same latency that the paper's occupancy term sees when few threads run: the
+/// longer of the two counts, not both); then the compute.
+void finish(KernelPrediction& k, int launches, double start_rounds, double loop_rounds, const DeviceParams& p) {
+    k.launches = launches;
+    k.rounds = start_rounds + loop_rounds;
+    k.launch_ms = launches * pure_launch_us(p) * 1e-3;
+    k.rounds_ms = k.rounds * p.latency_ns * 1e-6;
+    const double loop_ms = loop_rounds * p.latency_ns * 1e-6;
+    const double slowest = std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms, loop_ms});
+    k.total_ms = k.launch_ms + start_rounds * p.latency_ns * 1e-6 + slowest + k.ctc_m_ms + k.ctc_a_ms;
+}
+
+double rounds_of(count_t trips, int unroll) { return unrolled_rounds(trips, unroll); }
+
+}  // namespace
+
+std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const ModelReport& paper, count_t value_bytes,
+                                                  const DeviceParams& p) {
+    const auto analog = [&](const std::string& name) {
+        for (const KernelPrediction& k : paper.kernels)
+            if (k.variant == name) return k;
+        throw Error("predict_kit_kernels: the paper's prediction of " + name + " is missing");
+    };
+    const RowLengthPmf& pmf = paper.pmf;
+    const StorageInputs& in = paper.inputs;
+    const Structure st = structure_of(A, pmf);
+    const count_t N = pmf.rows, M = pmf.cols, nnz = pmf.nnz, longest = pmf.longest();
+    std::vector<KernelPrediction> out;
+    const auto add = [&](KernelPrediction k, const std::string& name, int launches, double start_rounds,
+                         double loop_rounds = 0) {
+        k.variant = name;
+        finish(k, launches, start_rounds, loop_rounds, p);
+        out.push_back(k);
+    };
+    const bool empty = nnz == 0;  // the COO kernels and CSR5's tiles launch nothing then
+
+    // COO (lab 01): an entry, then its x (2 rounds); coo-segmented's warp walks its chunks one
+    // after the other, 2 rounds each.
+    add(analog("coo-atomic"), "coo-atomic", empty ? 0 : 1, empty ? 0 : 2);
+    const double chunks = std::min<double>(kSegmentedChunks, std::ceil(static_cast<double>(nnz) / p.warp));
+    add(analog("coo-segmented"), "coo-segmented", empty ? 0 : 1, empty ? 0 : 2, 2 * std::max(0.0, chunks - 1));
+
+    // CSR (labs 00, 02): a row offset, a column index, then x (3 rounds); the row walks are
+    // the paper's chains.
+    add(analog("csr-scalar"), "csr", 1, 3);
+    add(analog("csr-scalar"), "csr-scalar", 1, 3);
+    add(analog("csr-vector"), "csr-vector", 1, 3);
+    KernelPrediction lanes = analog("csr-vector");
+    int group = 2;  // choose_lanes: the smallest power of two >= the mean row length, in [2, 32]
+    while (group < p.warp && group < paper.mean) group *= 2;
+    lanes.serial_ms = std::max(std::ceil(longest / static_cast<double>(group)) * p.warp_step_ns,
+                               N * p.row_ns * group / p.warp) * 1e-6;
+    add(lanes, "csr-lanes", 1, 3);
+    // csr-merge: equal shares of rows and entries per thread, so no row-long chain; its tile's
+    // start, then row offsets, column indices and x (4 rounds). The partition runs at set-up.
+    KernelPrediction merge = analog("csr-vector");
+    merge.serial_ms = 0;
+    add(merge, "csr-merge", 1, 4);
+    // CSR5 (lab 06): the tiles and their calibration (two launches, 3 + 2 rounds) where there
+    // is a full tile, and the tail one warp per row (3 rounds).
+    const bool tiles = st.csr5_full_tiles > 0;
+    add(merge, "csr5", (tiles ? 2 : 0) + (st.csr5_tail ? 1 : 0), (tiles ? 5 : 0) + (st.csr5_tail ? 3 : 0));
+
+    // ELL, HYB (lab 04) and SELL (lab 11): column-major slots, a new line each trip, so the
+    // loop's trips cost rounds (loads in groups of 4) instead of the paper's steps.
+    KernelPrediction ell = analog("ell");
+    ell.serial_ms = 0;
+    add(ell, "ell", 1, 1, rounds_of(longest, kLoopUnroll));
+    KernelPrediction hyb = analog("hyb");
+    const bool coo_part = paper.hyb.nnz_coo > 0;
+    hyb.serial_ms = coo_part ? (longest - in.hyb_width) * p.atomic_ns * 1e-6 : 0;
+    add(hyb, "hyb", coo_part ? 2 : 1, 1 + (coo_part ? 2 : 0), rounds_of(in.hyb_width, kLoopUnroll));
+    KernelPrediction sell = analog("ell");
+    sell.serial_ms = 0;
+    set_bytes(sell, sell_bytes(N, M, st.sell_chunks, st.sell_slots, value_bytes), p);
+    sell.feasible = padding_accepted(st.sell_slots, nnz);
+    sell.why_not = sell.feasible ? "" : "SELL would store " + std::to_string(st.sell_slots) + " slots";
+    add(sell, "sell", 1, 2, rounds_of(longest, kLoopUnroll));
+    add(sell, "sell-auto", 1, 2, rounds_of(longest, kLoopUnroll));
+
+    // DIA (labs 03, 07): the offsets, then a value and x per diagonal, a new line each.
+    for (const char* name : {"dia-naive", "dia-shared"}) {
+        KernelPrediction dia = analog("dia-naive");
+        dia.serial_ms = 0;
+        add(dia, name, 1, 1, rounds_of(in.diagonals, kLoopUnroll));
+    }
+    for (const char* name : {"dia-vec4", "dia-ldg", "dia-texture"}) {
+        KernelPrediction dia = analog("dia-vec4");
+        dia.serial_ms = 0;
+        if (std::string(name) == "dia-texture" && value_bytes != 4) {
+            dia.feasible = false;
+            dia.why_not = "dia-texture reads x through a float texture";
+        }
+        add(dia, name, 1, 1, rounds_of(in.diagonals, kQuadLoopUnroll));
+    }
+
+    // BCSR (lab 05) at the model's block shape: a warp per block row as csr-vector walks a
+    // row; bcsr-2kernel writes every block's partial sums and reads them back in a second launch.
+    KernelPrediction bcsr = analog("csr-vector");
+    bcsr.gather_ms /= in.bcsr_c;  // one x read serves a block column's r rows
+    set_bytes(bcsr, bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes), p);
+    add(bcsr, "bcsr-warp", 1, 3);
+    add(bcsr, "bcsr-auto", 1, 3);
+    KernelPrediction two = bcsr;
+    two.serial_ms = 0;
+    set_bytes(two, bcsr.bytes + 2 * in.bcsr_blocks * in.bcsr_r * value_bytes, p);
+    add(two, "bcsr-2kernel", 2, 5);
+
+    // The dense kernels (lab 09), where the dense container takes the matrix.
+    for (const char* name : {"gemv-streamed", "gemv-streamed-t", "gemv-tuned", "gemv-tuned-t", "gemv-blocked",
+                             "gemv-blocked-t", "gemv-thread", "gemv-thread-t"})
+        add(analog("gemv-streamed"), name, 1, 2);
+    return out;
+}
+
+}  // namespace kit::model
