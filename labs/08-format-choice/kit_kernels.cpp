@@ -29,19 +29,33 @@ struct Structure {
     bool csr5_tail = false;
 };
 
+/// SELL-32-256's padded slots of one window, from the lengths of its nonempty rows (the
+/// others are 0): sorted longest first, a chunk's first row is its longest.
+count_t window_slots(std::vector<index_t>& lengths) {
+    std::sort(lengths.begin(), lengths.end(), std::greater<>());
+    count_t slots = 0;
+    for (std::size_t c = 0; c < lengths.size(); c += kSellC) slots += static_cast<count_t>(lengths[c]) * kSellC;
+    lengths.clear();
+    return slots;
+}
+
+/// In memory proportional to the entries, not the rows (a file may declare 10^9 rows): A is
+/// normalized, so each nonempty row's entries are one run, in row order.
 Structure structure_of(const CooMatrix& A, const RowLengthPmf& pmf) {
     Structure s;
-    std::vector<index_t> len(static_cast<std::size_t>(std::max<index_t>(A.rows, 0)), 0);
-    for (count_t k = 0; k < A.nnz(); ++k) ++len[static_cast<std::size_t>(A.row_idx[k])];
-    for (std::size_t w = 0; w < len.size(); w += kSellSigma) {
-        const auto end = std::min(len.size(), w + kSellSigma);
-        std::sort(len.begin() + static_cast<std::ptrdiff_t>(w), len.begin() + static_cast<std::ptrdiff_t>(end),
-                  std::greater<>());
-        for (std::size_t c = w; c < end; c += kSellC) {  // sorted: a chunk's first row is its longest
-            s.sell_slots += static_cast<count_t>(len[c]) * kSellC;
-            ++s.sell_chunks;
-        }
+    s.sell_chunks = (static_cast<count_t>(std::max<index_t>(A.rows, 0)) + kSellC - 1) / kSellC;
+    std::vector<index_t> window;
+    count_t window_of = -1;
+    const count_t n = A.nnz();
+    for (count_t k = 0; k < n;) {
+        count_t e = k;
+        while (e < n && A.row_idx[e] == A.row_idx[k]) ++e;
+        const count_t w = A.row_idx[k] / kSellSigma;
+        if (w != window_of) s.sell_slots += window_slots(window), window_of = w;
+        window.push_back(static_cast<index_t>(e - k));
+        k = e;
     }
+    s.sell_slots += window_slots(window);
     const count_t tile = static_cast<count_t>(kCsr5Omega) * csr5_sigma(pmf.nnz, pmf.rows);
     s.csr5_full_tiles = pmf.nnz / tile;
     s.csr5_tail = pmf.nnz % tile != 0 || pmf.nnz == 0;
@@ -71,28 +85,43 @@ void finish(KernelPrediction& k, int launches, double start_rounds, double loop_
 
 double rounds_of(count_t trips, int unroll) { return unrolled_rounds(trips, unroll); }
 
-}  // namespace
+/// The predictions under way: the paper's, the structure, and the kit's list so far.
+class KitModel {
+public:
+    KitModel(const CooMatrix& A, const ModelReport& paper, count_t value_bytes, const DeviceParams& p)
+        : paper_(paper), p_(p), st_(structure_of(A, paper.pmf)), vb_(value_bytes) {}
 
-std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const ModelReport& paper, count_t value_bytes,
-                                                  const DeviceParams& p) {
-    const auto analog = [&](const std::string& name) {
-        for (const KernelPrediction& k : paper.kernels)
+    /// The paper's prediction of a covered kernel, the start of a kit kernel's.
+    KernelPrediction analog(const std::string& name) const {
+        for (const KernelPrediction& k : paper_.kernels)
             if (k.variant == name) return k;
         throw Error("predict_kit_kernels: the paper's prediction of " + name + " is missing");
-    };
-    const RowLengthPmf& pmf = paper.pmf;
-    const StorageInputs& in = paper.inputs;
-    const Structure st = structure_of(A, pmf);
-    const count_t N = pmf.rows, M = pmf.cols, nnz = pmf.nnz, longest = pmf.longest();
-    std::vector<KernelPrediction> out;
-    const auto add = [&](KernelPrediction k, const std::string& name, int launches, double start_rounds,
-                         double loop_rounds = 0) {
-        k.variant = name;
-        finish(k, launches, start_rounds, loop_rounds, p);
-        out.push_back(k);
-    };
-    const bool empty = nnz == 0;  // the COO kernels and CSR5's tiles launch nothing then
+    }
 
+    void add(KernelPrediction k, const std::string& name, int launches, double start_rounds, double loop_rounds = 0) {
+        k.variant = name;
+        finish(k, launches, start_rounds, loop_rounds, p_);
+        out_.push_back(std::move(k));
+    }
+
+    void coo_and_csr();
+    void padded();
+    void dia_bcsr_dense();
+    std::vector<KernelPrediction> take() { return std::move(out_); }
+
+private:
+    const ModelReport& paper_;
+    const DeviceParams& p_;
+    const Structure st_;
+    const count_t vb_;
+    std::vector<KernelPrediction> out_;
+};
+
+void KitModel::coo_and_csr() {
+    const DeviceParams& p = p_;
+    const Structure& st = st_;
+    const count_t N = paper_.pmf.rows, nnz = paper_.pmf.nnz, longest = paper_.pmf.longest();
+    const bool empty = nnz == 0;  // the COO kernels and CSR5's tiles launch nothing then
     // COO (lab 01): an entry, then its x (2 rounds); coo-segmented's warp walks its chunks one
     // after the other, 2 rounds each.
     add(analog("coo-atomic"), "coo-atomic", empty ? 0 : 1, empty ? 0 : 2);
@@ -106,7 +135,7 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     add(analog("csr-vector"), "csr-vector", 1, 3);
     KernelPrediction lanes = analog("csr-vector");
     int group = 2;  // choose_lanes: the smallest power of two >= the mean row length, in [2, 32]
-    while (group < p.warp && group < paper.mean) group *= 2;
+    while (group < p.warp && group < paper_.mean) group *= 2;
     lanes.serial_ms = std::max(std::ceil(longest / static_cast<double>(group)) * p.warp_step_ns,
                                N * p.row_ns * group / p.warp) * 1e-6;
     add(lanes, "csr-lanes", 1, 3);
@@ -120,13 +149,21 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     const bool tiles = st.csr5_full_tiles > 0;
     add(merge, "csr5", (tiles ? 2 : 0) + (st.csr5_tail ? 1 : 0), (tiles ? 5 : 0) + (st.csr5_tail ? 3 : 0));
 
+}
+
+void KitModel::padded() {
+    const DeviceParams& p = p_;
+    const Structure& st = st_;
+    const StorageInputs& in = paper_.inputs;
+    const count_t N = paper_.pmf.rows, M = paper_.pmf.cols, nnz = paper_.pmf.nnz, longest = paper_.pmf.longest();
+    const count_t value_bytes = vb_;
     // ELL, HYB (lab 04) and SELL (lab 11): column-major slots, a new line each trip, so the
     // loop's trips cost rounds (loads in groups of 4) instead of the paper's steps.
     KernelPrediction ell = analog("ell");
     ell.serial_ms = 0;
     add(ell, "ell", 1, 1, rounds_of(longest, kLoopUnroll));
     KernelPrediction hyb = analog("hyb");
-    const bool coo_part = paper.hyb.nnz_coo > 0;
+    const bool coo_part = paper_.hyb.nnz_coo > 0;
     hyb.serial_ms = coo_part ? (longest - in.hyb_width) * p.atomic_ns * 1e-6 : 0;
     add(hyb, "hyb", coo_part ? 2 : 1, 1 + (coo_part ? 2 : 0), rounds_of(in.hyb_width, kLoopUnroll));
     KernelPrediction sell = analog("ell");
@@ -137,6 +174,13 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     add(sell, "sell", 1, 2, rounds_of(longest, kLoopUnroll));
     add(sell, "sell-auto", 1, 2, rounds_of(longest, kLoopUnroll));
 
+}
+
+void KitModel::dia_bcsr_dense() {
+    const DeviceParams& p = p_;
+    const StorageInputs& in = paper_.inputs;
+    const count_t N = paper_.pmf.rows, M = paper_.pmf.cols;
+    const count_t value_bytes = vb_;
     // DIA (labs 03, 07): the offsets, then a value and x per diagonal, a new line each.
     for (const char* name : {"dia-naive", "dia-shared"}) {
         KernelPrediction dia = analog("dia-naive");
@@ -169,7 +213,17 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     for (const char* name : {"gemv-streamed", "gemv-streamed-t", "gemv-tuned", "gemv-tuned-t", "gemv-blocked",
                              "gemv-blocked-t", "gemv-thread", "gemv-thread-t"})
         add(analog("gemv-streamed"), name, 1, 2);
-    return out;
+}
+
+}  // namespace
+
+std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const ModelReport& paper, count_t value_bytes,
+                                                  const DeviceParams& p) {
+    KitModel model(A, paper, value_bytes, p);
+    model.coo_and_csr();
+    model.padded();
+    model.dia_bcsr_dense();
+    return model.take();
 }
 
 }  // namespace kit::model
