@@ -12,7 +12,7 @@
 
 namespace kit::model {
 
-double pure_launch_us(const DeviceParams& p) { return std::max(0.2 * p.launch_us, p.launch_us - 3 * p.latency_ns * 1e-3); }
+double pure_launch_us(const DeviceParams& p) { return std::max(0.2 * p.launch_us, p.launch_us - 4 * p.latency_ns * 1e-3); }
 
 namespace {
 
@@ -83,7 +83,20 @@ void finish(KernelPrediction& k, int launches, double start_rounds, double loop_
     k.total_ms = k.launch_ms + start_rounds * p.latency_ns * 1e-6 + slowest + k.ctc_m_ms + k.ctc_a_ms;
 }
 
-double rounds_of(count_t trips, int unroll) { return unrolled_rounds(trips, unroll); }
+/// The rounds of a loop after its first group of loads, which the start-up rounds count.
+double later_rounds(count_t trips, int unroll) { return std::max(0.0, unrolled_rounds(trips, unroll) - 1); }
+
+/// For a kernel whose threads each walk a loop of column-major slots (ELL, HYB, SELL, DIA):
+/// the paper's occupancy term charges every byte, vectors and pitch padding included, at the
+/// rate few threads keep in flight; on a small matrix that is the loop's rounds counted again,
+/// and x of a wide matrix charged though the loop reads only what the rows reach. The kit
+/// counts the loop once, as rounds per wave of resident threads, and streams the bytes at the
+/// width-limited rate. Returns the waves.
+double waves_not_occupancy(KernelPrediction& k, double lane_bytes, double threads, const DeviceParams& p) {
+    k.stream_gbs = std::min(p.bandwidth_gbs, p.narrow_gbs * lane_bytes / 4);
+    set_bytes(k, k.bytes, p);
+    return std::max(1.0, std::ceil(threads / resident_threads(p)));
+}
 
 /// The predictions under way: the paper's, the structure, and the kit's list so far.
 class KitModel {
@@ -130,25 +143,28 @@ void KitModel::coo_and_csr() {
 
     // CSR (labs 00, 02): a row offset, a column index, then x (3 rounds); the row walks are
     // the paper's chains.
-    add(analog("csr-scalar"), "csr", 1, 3);
-    add(analog("csr-scalar"), "csr-scalar", 1, 3);
-    add(analog("csr-vector"), "csr-vector", 1, 3);
+    // csr-scalar's thread walks its row along consecutive entries: the paper's chain, not rounds.
+    KernelPrediction scalar = analog("csr-scalar");
+    waves_not_occupancy(scalar, static_cast<double>(vb_) + 4, static_cast<double>(N), p);
+    add(scalar, "csr", 1, 4);
+    add(scalar, "csr-scalar", 1, 4);
+    add(analog("csr-vector"), "csr-vector", 1, 4);
     KernelPrediction lanes = analog("csr-vector");
     int group = 2;  // choose_lanes: the smallest power of two >= the mean row length, in [2, 32]
     while (group < p.warp && group < paper_.mean) group *= 2;
     lanes.serial_ms = std::max(std::ceil(longest / static_cast<double>(group)) * p.warp_step_ns,
                                N * p.row_ns * group / p.warp) * 1e-6;
-    add(lanes, "csr-lanes", 1, 3);
+    add(lanes, "csr-lanes", 1, 4);
     // csr-merge: equal shares of rows and entries per thread, so no row-long chain; its tile's
-    // start, then row offsets, column indices and x (4 rounds). The partition runs at set-up.
+    // start, the tile's row offsets into shared memory, column indices and values, x, y staged
+    // in shared memory, then the carries' atomics (6 rounds). The partition runs at set-up.
     KernelPrediction merge = analog("csr-vector");
     merge.serial_ms = 0;
-    add(merge, "csr-merge", 1, 4);
+    add(merge, "csr-merge", 1, 6);
     // CSR5 (lab 06): the tiles and their calibration (two launches, 3 + 2 rounds) where there
     // is a full tile, and the tail one warp per row (3 rounds).
     const bool tiles = st.csr5_full_tiles > 0;
     add(merge, "csr5", (tiles ? 2 : 0) + (st.csr5_tail ? 1 : 0), (tiles ? 5 : 0) + (st.csr5_tail ? 3 : 0));
-
 }
 
 void KitModel::padded() {
@@ -159,21 +175,24 @@ void KitModel::padded() {
     const count_t value_bytes = vb_;
     // ELL, HYB (lab 04) and SELL (lab 11): column-major slots, a new line each trip, so the
     // loop's trips cost rounds (loads in groups of 4) instead of the paper's steps.
+    const double lane = static_cast<double>(value_bytes) + 4, rows = static_cast<double>(N);
     KernelPrediction ell = analog("ell");
     ell.serial_ms = 0;
-    add(ell, "ell", 1, 1, rounds_of(longest, kLoopUnroll));
+    double waves = waves_not_occupancy(ell, lane, rows, p);
+    add(ell, "ell", 1, 3, waves * later_rounds(longest, kLoopUnroll));
     KernelPrediction hyb = analog("hyb");
     const bool coo_part = paper_.hyb.nnz_coo > 0;
     hyb.serial_ms = coo_part ? (longest - in.hyb_width) * p.atomic_ns * 1e-6 : 0;
-    add(hyb, "hyb", coo_part ? 2 : 1, 1 + (coo_part ? 2 : 0), rounds_of(in.hyb_width, kLoopUnroll));
+    waves = waves_not_occupancy(hyb, lane, rows, p);
+    add(hyb, "hyb", coo_part ? 2 : 1, 3 + (coo_part ? 2 : 0), waves * later_rounds(in.hyb_width, kLoopUnroll));
     KernelPrediction sell = analog("ell");
     sell.serial_ms = 0;
-    set_bytes(sell, sell_bytes(N, M, st.sell_chunks, st.sell_slots, value_bytes), p);
+    sell.bytes = sell_bytes(N, M, st.sell_chunks, st.sell_slots, value_bytes);
+    waves = waves_not_occupancy(sell, lane, rows, p);
     sell.feasible = padding_accepted(st.sell_slots, nnz);
     sell.why_not = sell.feasible ? "" : "SELL would store " + std::to_string(st.sell_slots) + " slots";
-    add(sell, "sell", 1, 2, rounds_of(longest, kLoopUnroll));
-    add(sell, "sell-auto", 1, 2, rounds_of(longest, kLoopUnroll));
-
+    add(sell, "sell", 1, 4, waves * later_rounds(longest, kLoopUnroll));
+    add(sell, "sell-auto", 1, 4, waves * later_rounds(longest, kLoopUnroll));
 }
 
 void KitModel::dia_bcsr_dense() {
@@ -182,19 +201,22 @@ void KitModel::dia_bcsr_dense() {
     const count_t N = paper_.pmf.rows, M = paper_.pmf.cols;
     const count_t value_bytes = vb_;
     // DIA (labs 03, 07): the offsets, then a value and x per diagonal, a new line each.
+    const double vb = static_cast<double>(value_bytes), rows = static_cast<double>(N);
     for (const char* name : {"dia-naive", "dia-shared"}) {
         KernelPrediction dia = analog("dia-naive");
         dia.serial_ms = 0;
-        add(dia, name, 1, 1, rounds_of(in.diagonals, kLoopUnroll));
+        const double waves = waves_not_occupancy(dia, vb, rows, p);
+        add(dia, name, 1, 3, waves * later_rounds(in.diagonals, kLoopUnroll));
     }
     for (const char* name : {"dia-vec4", "dia-ldg", "dia-texture"}) {
         KernelPrediction dia = analog("dia-vec4");
         dia.serial_ms = 0;
+        const double waves = waves_not_occupancy(dia, 4 * vb, std::ceil(rows / 4), p);
         if (std::string(name) == "dia-texture" && value_bytes != 4) {
             dia.feasible = false;
             dia.why_not = "dia-texture reads x through a float texture";
         }
-        add(dia, name, 1, 1, rounds_of(in.diagonals, kQuadLoopUnroll));
+        add(dia, name, 1, 3, waves * later_rounds(in.diagonals, kQuadLoopUnroll));
     }
 
     // BCSR (lab 05) at the model's block shape: a warp per block row as csr-vector walks a
@@ -202,12 +224,12 @@ void KitModel::dia_bcsr_dense() {
     KernelPrediction bcsr = analog("csr-vector");
     bcsr.gather_ms /= in.bcsr_c;  // one x read serves a block column's r rows
     set_bytes(bcsr, bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes), p);
-    add(bcsr, "bcsr-warp", 1, 3);
-    add(bcsr, "bcsr-auto", 1, 3);
+    add(bcsr, "bcsr-warp", 1, 4);
+    add(bcsr, "bcsr-auto", 1, 4);
     KernelPrediction two = bcsr;
     two.serial_ms = 0;
     set_bytes(two, bcsr.bytes + 2 * in.bcsr_blocks * in.bcsr_r * value_bytes, p);
-    add(two, "bcsr-2kernel", 2, 5);
+    add(two, "bcsr-2kernel", 2, 6);
 
     // The dense kernels (lab 09), where the dense container takes the matrix.
     for (const char* name : {"gemv-streamed", "gemv-streamed-t", "gemv-tuned", "gemv-tuned-t", "gemv-blocked",

@@ -4,9 +4,9 @@
 /// The paper's terms (predict_kernel) describe a kernel that streams its bytes. On the real
 /// matrices most users bring (thousands of entries, not millions) a cold SpMV is all start-up:
 /// launches, and loads that wait for the loads before them (a row offset, then a column index,
-/// then x). The kit adds, to every kernel: its launches per call (launch_us, less the three
-/// dependent rounds that csr-scalar's launch on the 4x4 example holds), and its dependent DRAM
-/// rounds at latency_ns each; and it predicts the kernels the paper does not cover (csr-lanes,
+/// then x, then y for y += sum). The kit adds, to every kernel: its launches per call (launch_us,
+/// less the four dependent rounds that csr-scalar's launch on the 4x4 example holds), and its
+/// dependent DRAM rounds at latency_ns each; and it predicts the kernels the paper does not cover (csr-lanes,
 /// csr-merge, csr5, the BCSR kernels, the DIA kernels of lab 07, SELL, the dense kernels) from
 /// the paper kernel they resemble, with their own bytes, launches and rounds. Handout 08,
 /// "The kit's model", gives each term with the measurement behind it.
@@ -20,8 +20,9 @@
 
 namespace kit::model {
 
-/// @brief One launch's own cost: launch_us less csr-scalar's three dependent rounds on the 4x4
-/// example that calibrate timed with it (at least a fifth of launch_us). @param p [in] device parameters
+/// @brief One launch's own cost: launch_us less csr-scalar's four dependent rounds (row offset,
+/// column index and value, x, y) on the 4x4 example that calibrate timed with it (at least a
+/// fifth of launch_us). @param p [in] device parameters
 double pure_launch_us(const DeviceParams& p);
 
 /// @brief Every CUDA SpMV kernel of the kit, predicted by the kit's model (ModelReport::kit).

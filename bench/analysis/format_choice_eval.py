@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Lab 08's model on real matrices (issue 39): predicted against measured for every CUDA kernel.
+
+    format_choice_eval.py SUMMARY_CSV PREDICT_DIR --out DIR
+
+SUMMARY_CSV is spmv-bench's summary.csv of a run with --suitesparse-dir (the measured cold
+times, matrices named ss_<file>); PREDICT_DIR holds `spmv-kit info FILE --precision P
+--predict-csv PREDICT_DIR/<file>.<P>.csv` for each file and precision, made with the same
+device parameters ($KIT_DEVICE_PARAMS from that run's `spmv-kit calibrate`). Writes
+DIR/format_choice_eval.csv, one row per kernel (pairs where it ran and was predicted, median
+|predicted/measured - 1|, median predicted/measured) and the rows "pick", "always-csr-vector"
+and "cusparse-csr" (pairs, share within 10% of the fastest kit CUDA kernel, geomean and worst
+time over that kernel's), and DIR/real_times.csv, the measured cold times it used (microseconds).
+"""
+import argparse
+import csv
+import glob
+import math
+import os
+import statistics
+from collections import defaultdict
+
+SLACK = 1.10
+
+
+def measured(path):
+    """(matrix, precision) -> kernel -> cold ms, CUDA rows that ran, cuSPARSE's too."""
+    out = defaultdict(dict)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] == "ok" and r["backend"] == "cuda" and r["kernel"] != "dist-nccl":
+                out[(r["matrix"].removeprefix("ss_"), r["precision"])][r["kernel"]] = float(r["ms"])
+    return out
+
+
+def predicted(folder):
+    """(matrix, precision) -> kernel -> predicted ms, feasible predictions only."""
+    out = defaultdict(dict)
+    for path in glob.glob(os.path.join(folder, "*.csv")):
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if r["feasible"] == "1":
+                    out[(r["matrix"], r["precision"])][r["kernel"]] = float(r["predicted_ms"])
+    return out
+
+
+def rule_row(name, ratios):
+    return {"kernel": name, "pairs": len(ratios),
+            "within_10pct": sum(q <= SLACK for q in ratios),
+            "share_within_10pct": f"{sum(q <= SLACK for q in ratios) / len(ratios):.3f}" if ratios else "",
+            "geomean_over_best": f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}" if ratios else "",
+            "worst_over_best": f"{max(ratios):.2f}" if ratios else ""}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("summary")
+    ap.add_argument("predict_dir")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    meas, pred = measured(a.summary), predicted(a.predict_dir)
+    rules = defaultdict(list)
+    errors = defaultdict(list)
+    for key, times in sorted(meas.items()):
+        kit = {k: v for k, v in times.items() if not k.startswith("cusparse")}
+        p = pred.get(key)
+        if not kit or not p:
+            continue
+        best = min(kit.values())
+        pick = min(p, key=p.get)
+        if pick in kit:
+            rules["pick"].append(kit[pick] / best)
+        if "csr-vector" in kit:
+            rules["always-csr-vector"].append(kit["csr-vector"] / best)
+        if "cusparse-csr" in times:
+            rules["cusparse-csr"].append(times["cusparse-csr"] / best)
+        for k, v in p.items():
+            if k in kit:
+                errors[k].append(v / kit[k])
+    os.makedirs(a.out, exist_ok=True)
+    fields = ["kernel", "pairs", "median_abs_error", "median_predicted_over_measured", "within_10pct",
+              "share_within_10pct", "geomean_over_best", "worst_over_best"]
+    with open(os.path.join(a.out, "format_choice_eval.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        for name in ("pick", "always-csr-vector", "cusparse-csr"):
+            w.writerow(rule_row(name, rules[name]))
+            print(f"{name}: {rule_row(name, rules[name])}")
+        for k, q in sorted(errors.items()):
+            w.writerow({"kernel": k, "pairs": len(q),
+                        "median_abs_error": f"{statistics.median(abs(x - 1) for x in q):.3f}",
+                        "median_predicted_over_measured": f"{statistics.median(q):.3f}"})
+    with open(os.path.join(a.out, "real_times.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["matrix", "precision", "kernel", "us"])
+        for (m, prec), times in sorted(meas.items()):
+            for k, v in sorted(times.items()):
+                w.writerow([m, prec, k, f"{v * 1e3:.6g}"])
+    print(f"format_choice_eval: wrote {a.out}/format_choice_eval.csv and real_times.csv")
+
+
+if __name__ == "__main__":
+    main()
