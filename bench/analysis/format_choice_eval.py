@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lab 08's model on real matrices (issue 39): predicted against measured for every CUDA kernel.
 
-    format_choice_eval.py SUMMARY_CSV PREDICT_DIR --out DIR
+    format_choice_eval.py SUMMARY_CSV PREDICT_DIR --out DIR [--plot FILE.png]
 
 SUMMARY_CSV is spmv-bench's summary.csv of a run with --suitesparse-dir (the measured cold
 times, matrices named ss_<file>); PREDICT_DIR holds `spmv-kit info FILE --precision P
@@ -11,6 +11,8 @@ DIR/format_choice_eval.csv, one row per kernel (pairs where it ran and was predi
 |predicted/measured - 1|, median predicted/measured) and the rows "pick", "always-csr-vector"
 and "cusparse-csr" (pairs, share within 10% of the fastest kit CUDA kernel, geomean and worst
 time over that kernel's), and DIR/real_times.csv, the measured cold times it used (microseconds).
+--plot draws predicted against measured, every kernel on every pair, log-log (needs matplotlib;
+make deps installs it).
 """
 import argparse
 import csv
@@ -57,6 +59,7 @@ def main():
     ap.add_argument("summary")
     ap.add_argument("predict_dir")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--plot", help="draw predicted against measured into this PNG")
     a = ap.parse_args()
     meas, pred = measured(a.summary), predicted(a.predict_dir)
     rules = defaultdict(list)
@@ -97,6 +100,35 @@ def main():
             for k, v in sorted(times.items()):
                 w.writerow([m, prec, k, f"{v * 1e3:.6g}"])
     print(f"format_choice_eval: wrote {a.out}/format_choice_eval.csv and real_times.csv")
+    if a.plot:
+        plot(meas, pred, a.plot)
+
+
+def plot(meas, pred, path):
+    """Predicted against measured, one colour per format family, with the y = x line."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("format_choice_eval: --plot skipped: matplotlib not found (make deps installs python3-matplotlib)")
+        return
+    points = defaultdict(list)
+    for key, times in meas.items():
+        for k, v in pred.get(key, {}).items():
+            if k in times and not k.startswith("cusparse"):
+                points[k.split("-")[0]].append((times[k] * 1e3, v * 1e3))
+    fig, ax = plt.subplots(figsize=(7, 6))
+    for family, xy in sorted(points.items()):
+        ax.scatter([p[0] for p in xy], [p[1] for p in xy], s=6, alpha=0.5, label=family)
+    lo = min(min(p) for xy in points.values() for p in xy)
+    hi = max(max(p) for xy in points.values() for p in xy)
+    ax.plot([lo, hi], [lo, hi], "k--", linewidth=1)
+    ax.set(xscale="log", yscale="log", xlabel="measured cold time (us)", ylabel="predicted (us)",
+           title="Does lab 08's model predict each kernel? (y = x: exact)")
+    ax.legend(fontsize=8, markerscale=2)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    print(f"format_choice_eval: drew {path}")
 
 
 if __name__ == "__main__":
