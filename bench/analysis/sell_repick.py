@@ -11,36 +11,22 @@ precision, the GPU grid's time at the current pick over the grid's best. A pick 
 grid is reported and left out. Prints the share within 5% per sweep file.
 """
 import argparse
-import csv
 import os
-from collections import defaultdict
+
+from sell_report import sweep_rows, write
 
 SLACK = 1.05
 
 
 def cold_times(path):
     """(matrix, precision) -> (C, sigma) -> cold ms over the grid's rows that ran."""
-    out = defaultdict(dict)
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            try:
-                ms = float(r["cold_ms"])
-            except ValueError:  # REFUSED and the like
-                continue
-            if r["kind"] == "sweep":
-                out[(r["matrix"], r["precision"])][(r["C"], r["sigma"])] = ms
-    return out
+    return {key: {(r["C"], r["sigma"]): float(r["cold_ms"]) for r in rows if r["kind"] == "sweep"}
+            for key, rows in sweep_rows([path]).items()}
 
 
 def current_picks(paths):
     """(matrix, precision) -> (C, sigma) the current rule picks."""
-    out = {}
-    for path in paths:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if r["kind"] == "pick":
-                    out[(r["matrix"], r["precision"])] = (r["C"], r["sigma"])
-    return out
+    return {key: (r["C"], r["sigma"]) for key, rows in sweep_rows(paths).items() for r in rows if r["kind"] == "pick"}
 
 
 def main():
@@ -67,10 +53,7 @@ def main():
                          "sweep": os.path.basename(sweep)})
         print(f"sell_repick: {os.path.basename(sweep)}: the pick within 5% of the best on {hits} of {total}")
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "sell_pick.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["matrix", "precision", "C", "sigma", "pick_ms", "best_ms", "ratio", "sweep"])
-        w.writeheader()
-        w.writerows(rows)
+    write(os.path.join(a.out, "sell_pick.csv"), rows)
     print(f"sell_repick: wrote {a.out}/sell_pick.csv")
 
 

@@ -50,15 +50,20 @@ def targets(summary):
     return out
 
 
-def picks(sweeps):
+def sweep_rows(sweeps):
+    """The rows of `spmv-kit sell-sweep --csv` files that ran (a cold time), per (matrix, precision)."""
     runs = {}
     for path in sweeps:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
                 if r["cold_ms"] and r["cold_ms"][0].isdigit():
                     runs.setdefault((r["matrix"], r["precision"]), []).append(r)
+    return runs
+
+
+def picks(sweeps):
     out = []
-    for (m, p), rows in sorted(runs.items()):
+    for (m, p), rows in sorted(sweep_rows(sweeps).items()):
         pick = [r for r in rows if r["kind"] == "pick"]
         if not pick:
             continue
