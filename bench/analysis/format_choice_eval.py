@@ -132,4 +132,9 @@ def plot(meas, pred, path):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:
+        raise SystemExit(f"format_choice_eval: {e} (see --help for the files it reads)")
+    except KeyError as e:  # a CSV another tool wrote
+        raise SystemExit(f"format_choice_eval: a CSV has no column {e} (see --help for the files it reads)")

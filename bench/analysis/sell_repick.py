@@ -58,4 +58,9 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except OSError as e:
+        raise SystemExit(f"sell_repick: {e} (see --help for the files it reads)")
+    except KeyError as e:  # a CSV another tool wrote
+        raise SystemExit(f"sell_repick: a CSV has no column {e} (see --help for the files it reads)")
