@@ -22,6 +22,8 @@ import os
 import statistics
 from collections import defaultdict
 
+from script_errors import run
+
 SLACK = 1.10
 
 
@@ -132,9 +134,4 @@ def plot(meas, pred, path):
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except OSError as e:
-        raise SystemExit(f"format_choice_eval: {e} (see --help for the files it reads)")
-    except KeyError as e:  # a CSV another tool wrote
-        raise SystemExit(f"format_choice_eval: a CSV has no column {e} (see --help for the files it reads)")
+    run("format_choice_eval", main)

@@ -13,6 +13,7 @@ grid is reported and left out. Prints the share within 5% per sweep file.
 import argparse
 import os
 
+from script_errors import run
 from sell_report import sweep_rows, write
 
 SLACK = 1.05
@@ -58,9 +59,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except OSError as e:
-        raise SystemExit(f"sell_repick: {e} (see --help for the files it reads)")
-    except KeyError as e:  # a CSV another tool wrote
-        raise SystemExit(f"sell_repick: a CSV has no column {e} (see --help for the files it reads)")
+    run("sell_repick", main)

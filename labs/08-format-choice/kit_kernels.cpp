@@ -12,7 +12,9 @@
 
 namespace kit::model {
 
-double pure_launch_us(const DeviceParams& p) { return std::max(0.2 * p.launch_us, p.launch_us - 4 * p.latency_ns * 1e-3); }
+double pure_launch_us(const DeviceParams& p) {
+    return std::max(0.2 * p.launch_us, p.launch_us - 4 * p.latency_ns * 1e-3);
+}
 
 namespace {
 
@@ -141,9 +143,9 @@ void KitModel::coo_and_csr() {
     const double chunks = std::min<double>(kSegmentedChunks, std::ceil(static_cast<double>(nnz) / p.warp));
     add(analog("coo-segmented"), "coo-segmented", empty ? 0 : 1, empty ? 0 : 2, 2 * std::max(0.0, chunks - 1));
 
-    // CSR (labs 00, 02): a row offset, a column index, then x (3 rounds); the row walks are
-    // the paper's chains.
-    // csr-scalar's thread walks its row along consecutive entries: the paper's chain, not rounds.
+    // CSR (labs 00, 02): a row offset, a column index and value, x, then y for y += sum (4
+    // rounds); the row walks are the paper's chains (csr-scalar's thread walks consecutive
+    // entries, so its loop is the paper's chain, not rounds).
     KernelPrediction scalar = analog("csr-scalar");
     waves_not_occupancy(scalar, static_cast<double>(vb_) + 4, static_cast<double>(N), p);
     add(scalar, "csr", 1, 4);
@@ -173,8 +175,9 @@ void KitModel::padded() {
     const StorageInputs& in = paper_.inputs;
     const count_t N = paper_.pmf.rows, M = paper_.pmf.cols, nnz = paper_.pmf.nnz, longest = paper_.pmf.longest();
     const count_t value_bytes = vb_;
-    // ELL, HYB (lab 04) and SELL (lab 11): column-major slots, a new line each trip, so the
-    // loop's trips cost rounds (loads in groups of 4) instead of the paper's steps.
+    // ELL, HYB (lab 04) and SELL (lab 11): a column index and value, x, then y (3 rounds; SELL
+    // reads its chunk first, 4); column-major slots, a new line each trip, so the loop's trips
+    // cost rounds (loads in groups of 4) instead of the paper's steps.
     const double lane = static_cast<double>(value_bytes) + 4, rows = static_cast<double>(N);
     KernelPrediction ell = analog("ell");
     ell.serial_ms = 0;
@@ -200,7 +203,8 @@ void KitModel::dia_bcsr_dense() {
     const StorageInputs& in = paper_.inputs;
     const count_t N = paper_.pmf.rows, M = paper_.pmf.cols;
     const count_t value_bytes = vb_;
-    // DIA (labs 03, 07): the offsets, then a value and x per diagonal, a new line each.
+    // DIA (labs 03, 07): an offset, x, then y around the first diagonal (3 rounds); then a
+    // value and x per diagonal, a new line each.
     const double vb = static_cast<double>(value_bytes), rows = static_cast<double>(N);
     for (const char* name : {"dia-naive", "dia-shared"}) {
         KernelPrediction dia = analog("dia-naive");
