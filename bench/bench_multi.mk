@@ -4,6 +4,9 @@
 #
 #   make bench-multi                                   stencil27 on 160^3 at 1, 2 and 4 GPUs
 #   make bench-multi BENCH_MULTI_ARGS='--matrix random --n 4000000' BENCH_MULTI_RANKS='1 2'
+#   make bench-multi BENCH_MULTI_ARGS='--timeline build/bench-multi/timeline.csv'
+#                                                      also when each phase ran: timeline-<P>ranks.csv
+#                                                      per rank count (bench/analysis/multi_timeline.py)
 #
 # Results: $(BENCH_MULTI_OUT)/bench_multi.csv (one row per matrix and rank count, appended) and
 # topology.txt (nvidia-smi topo -m and the GPUs' names). KIT_MPIRUN picks another launcher

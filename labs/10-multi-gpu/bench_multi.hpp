@@ -5,7 +5,8 @@
 /// previous product, no host synchronisation between iterations), beside the local product, the
 /// exchange and the remote product timed alone; the halo bytes per rank and the link bandwidth
 /// they achieved, against a model of the exchange: its latency (the same exchange with one value
-/// a message) plus the bytes at the link bandwidth measured with large NCCL messages.
+/// a message) plus the bytes at the link bandwidth measured with large NCCL messages. With
+/// --timeline, also when each rank's exchange and products ran, to see whether they overlap.
 #pragma once
 #include <string>
 
@@ -24,6 +25,11 @@ struct BenchMultiOptions {
     /// The same for the remote block (owned rows x halo): "given" by default; a random matrix's
     /// remote block is most of its entries, and a kernel such as csr-vector suits it better.
     std::string remote = "given";
+    /// A CSV for the overlap timeline ("": none): after the timed runs, 5 iterations with CUDA
+    /// events at each phase's begin and end (gather, NCCL exchange, local and remote product),
+    /// every rank's written by rank 0 to this name with `-<ranks>ranks` before its extension
+    /// (timeline.csv: timeline-2ranks.csv at 2 ranks); bench/analysis/multi_timeline.py draws it.
+    std::string timeline;
 };
 
 /// @brief Runs the benchmark on MPI_COMM_WORLD, one GPU per rank (double precision); rank 0

@@ -1,6 +1,7 @@
 // bench_multi: lab 10's strong-scaling benchmark, one rank per GPU (see bench_multi.hpp). Started
 // by `make bench-multi` under mpirun at each rank count; alone it runs as one rank.
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "bench_multi.hpp"
@@ -11,14 +12,34 @@ namespace {
 const char* const kHelp =
     "usage: mpirun -np P bench_multi [--matrix stencil27|random|power-law] [--n N] [--iters K]\n"
     "                              [--warmup W] [--csv FILE] [--local KERNEL]\n"
-    "                              [--remote KERNEL]\n"
+    "                              [--remote KERNEL] [--timeline FILE]\n"
     "  one GPU per rank, double precision; stencil27 is the 27-point stencil on N^3 points\n"
     "  (N=160: 4.1M rows, 110M nonzeros), random and power-law have N rows\n"
     "  --local KERNEL  the kit's CUDA kernel for each rank's local block (default ell; any CUDA\n"
     "                  variant of 'spmv-kit list', e.g. csr-vector, csr-merge, sell; 'given': the\n"
     "                  lab's scalar CSR kernel)\n"
     "  --remote KERNEL the same for each rank's remote block (default given; csr-vector suits a\n"
-    "                  random matrix, whose remote block holds most of its entries)";
+    "                  random matrix, whose remote block holds most of its entries)\n"
+    "  --timeline FILE after the timed runs, 5 more iterations with CUDA events at each phase\n"
+    "                  (gather and NCCL exchange on the comm stream, local and remote product on\n"
+    "                  the local stream); rank 0 writes every rank's to FILE with -<P>ranks before\n"
+    "                  its extension (timeline.csv: timeline-4ranks.csv at 4 ranks), overwriting\n"
+    "                  it, and prints how much of its exchange overlapped its local product;\n"
+    "                  bench/analysis/multi_timeline.py draws the file";
+
+/// The integer given to `option`: all of `value`, or an Error naming the option (std::stoi's own
+/// message is only "stoi").
+int int_option(const std::string& option, const std::string& value) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+        v = std::stoi(value, &used);
+    } catch (const std::exception&) {
+        used = 0;  // not a number, or out of int's range
+    }
+    if (used == 0 || used != value.size()) throw kit::Error(option + " needs an integer, got '" + value + "'");
+    return v;
+}
 
 kit::dist::BenchMultiOptions parse_options(int argc, char** argv, bool& help) {
     kit::dist::BenchMultiOptions o;
@@ -31,17 +52,19 @@ kit::dist::BenchMultiOptions parse_options(int argc, char** argv, bool& help) {
         else if (a == "--matrix" && has_value)
             o.matrix = value, ++i;
         else if (a == "--n" && has_value)
-            o.n = std::stoi(value), ++i;
+            o.n = int_option(a, value), ++i;
         else if (a == "--iters" && has_value)
-            o.iters = std::stoi(value), ++i;
+            o.iters = int_option(a, value), ++i;
         else if (a == "--warmup" && has_value)
-            o.warmup = std::stoi(value), ++i;
+            o.warmup = int_option(a, value), ++i;
         else if (a == "--csv" && has_value)
             o.csv = value, ++i;
         else if (a == "--local" && has_value)
             o.local = value, ++i;
         else if (a == "--remote" && has_value)
             o.remote = value, ++i;
+        else if (a == "--timeline" && has_value)
+            o.timeline = value, ++i;
         else
             throw kit::Error(std::string("unknown argument '") + a + "'\n" + kHelp);
     }

@@ -1,5 +1,6 @@
 // Lab 10's strong-scaling benchmark (bench_multi.hpp): the distributed multiply of steps 1 to 4 in
-// steady state, its parts alone, the halo's bytes and the link bandwidth, one GPU per rank.
+// steady state, its parts alone, the halo's bytes and the link bandwidth, one GPU per rank; with
+// --timeline, when each part of a few more iterations ran on each stream.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -124,16 +125,22 @@ struct PartTimes {
     double iter = 0, local = 0, exchange = 0, remote = 0, latency = 0;
 };
 
-/// Enqueues step 4's exchange on `cs`: the gather of x_local[send_idx], then one NCCL group of a
-/// receive and a send per peer. With one_value, each message carries one value instead.
-void enqueue_exchange(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, ncclComm_t nccl,
-                      cudaStream_t cs, bool one_value) {
-    const auto size = [one_value](const std::vector<index_t>& offsets, std::size_t k) {
-        return one_value ? std::min<std::size_t>(1, offsets[k + 1] - offsets[k]) : offsets[k + 1] - offsets[k];
-    };
+/// Enqueues the first half of step 4's exchange on `cs`: the gather of x_local[send_idx] into
+/// send_buf (with one_value, only as many values as there are peers).
+void enqueue_gather(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, cudaStream_t cs,
+                    bool one_value) {
     const index_t gathered = one_value ? static_cast<index_t>(std::min(plan.send_idx.size(), plan.send_peers.size()))
                                        : static_cast<index_t>(plan.send_idx.size());
     cuda::gather_by_index(d.send_idx.data(), gathered, x, d.send_buf.data(), cs);
+}
+
+/// Enqueues the second half on `cs`: one NCCL group of a receive and a send per peer, from
+/// send_buf into the halo. With one_value, each message carries one value instead.
+void enqueue_nccl_group(DeviceRankBlock<double>& d, const CommPlan& plan, ncclComm_t nccl, cudaStream_t cs,
+                        bool one_value) {
+    const auto size = [one_value](const std::vector<index_t>& offsets, std::size_t k) {
+        return one_value ? std::min<std::size_t>(1, offsets[k + 1] - offsets[k]) : offsets[k + 1] - offsets[k];
+    };
     NCCL_CHECK(ncclGroupStart());
     for (std::size_t k = 0; k < plan.recv_peers.size(); ++k)
         NCCL_CHECK(ncclRecv(d.halo.data() + plan.recv_offsets[k], size(plan.recv_offsets, k), ncclFloat64,
@@ -142,6 +149,13 @@ void enqueue_exchange(DeviceRankBlock<double>& d, const CommPlan& plan, const do
         NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k], size(plan.send_offsets, k), ncclFloat64,
                             plan.send_peers[k], nccl, cs));
     NCCL_CHECK(ncclGroupEnd());
+}
+
+/// Enqueues step 4's whole exchange on `cs`: the gather, then the NCCL group.
+void enqueue_exchange(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, ncclComm_t nccl,
+                      cudaStream_t cs, bool one_value) {
+    enqueue_gather(d, plan, x, cs, one_value);
+    enqueue_nccl_group(d, plan, nccl, cs, one_value);
 }
 
 /// The whole multiply in steady state (each exchange waits for the previous product, as x would
@@ -204,6 +218,104 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
     std::fclose(f);
 }
 
+/// The timeline's iterations, enqueued back to back after the timed runs.
+constexpr int kTimelineIters = 5;
+/// The phases of one multiply in the timeline, in the CSV's order: gather and exchange on `cs`,
+/// the products on `ls`.
+enum TimelinePhase { kGather, kExchange, kLocal, kRemote, kPhases };
+const char* const kPhaseName[kPhases] = {"gather", "exchange", "local", "remote"};
+const char* const kPhaseStream[kPhases] = {"comm", "comm", "local", "local"};
+/// Events per iteration: its start, then a begin and an end per phase (ev[1 + 2p], ev[2 + 2p]).
+constexpr int kMarks = 1 + 2 * kPhases;
+
+/// Enqueues one iteration of time_parts's loop (halo_spmv_nccl, its exchange after the previous
+/// product) with the same calls in the same host order, and timing events between them.
+/// @param ev [in] kMarks events: ev[0] the start, on ls; phase p's begin and end as above
+void enqueue_timed_iteration(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, double* y,
+                             ncclComm_t nccl, cudaStream_t ls, cudaStream_t cs, const cudaEvent_t* ev) {
+    const auto mark = [ev](int phase, int end, cudaStream_t s) {
+        CUDA_CHECK(cudaEventRecord(ev[1 + 2 * phase + end], s));
+    };
+    CUDA_CHECK(cudaEventRecord(ev[0], ls));  // the start doubles as time_parts's y_done
+    CUDA_CHECK(cudaStreamWaitEvent(cs, ev[0], 0));
+    mark(kGather, 0, cs);
+    enqueue_gather(d, plan, x, cs, false);
+    mark(kGather, 1, cs);
+    // the events are on ls, so a bound kernel's hand-off to the legacy stream counts as local
+    mark(kLocal, 0, ls);
+    d.multiply_local(x, y, ls);
+    mark(kLocal, 1, ls);
+    mark(kExchange, 0, cs);
+    enqueue_nccl_group(d, plan, nccl, cs, false);
+    mark(kExchange, 1, cs);
+    CUDA_CHECK(cudaStreamWaitEvent(ls, ev[1 + 2 * kExchange + 1], 0));  // halo_spmv_nccl's halo_ready
+    mark(kRemote, 0, ls);
+    d.multiply_remote(y, ls);
+    mark(kRemote, 1, ls);
+}
+
+/// Runs kTimelineIters instrumented iterations after a barrier. @return this rank's begin and
+/// end of each phase, us since iteration 0's start on this rank's GPU, at [(i * kPhases + p) * 2]
+std::vector<double> timeline_us(DeviceRankBlock<double>& d, const CommPlan& plan, const double* x, double* y,
+                                ncclComm_t nccl, cudaStream_t ls, cudaStream_t cs, MPI_Comm comm) {
+    std::vector<cudaEvent_t> ev(kTimelineIters * kMarks);
+    for (cudaEvent_t& e : ev) CUDA_CHECK(cudaEventCreate(&e));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    MPI_Barrier(comm);
+    for (int i = 0; i < kTimelineIters; ++i)
+        enqueue_timed_iteration(d, plan, x, y, nccl, ls, cs, ev.data() + i * kMarks);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<double> us(kTimelineIters * kPhases * 2);
+    for (int i = 0; i < kTimelineIters; ++i)
+        for (int m = 0; m < 2 * kPhases; ++m) {
+            float ms = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, ev[0], ev[i * kMarks + 1 + m]));
+            us[i * kPhases * 2 + m] = ms * 1e3;
+        }
+    for (cudaEvent_t e : ev) CUDA_CHECK(cudaEventDestroy(e));
+    return us;
+}
+
+/// The timeline's file for a rank count: `-<ranks>ranks` before the extension of `file`, so that
+/// make bench-multi's rank counts, which share the arguments, each keep theirs.
+std::string timeline_path(const std::string& file, int ranks) {
+    const std::size_t slash = file.find_last_of('/');
+    std::size_t dot = file.find_last_of('.');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) dot = file.size();
+    return file.substr(0, dot) + "-" + std::to_string(ranks) + "ranks" + file.substr(dot);
+}
+
+/// Rank 0 writes every rank's timeline (timeline_us) to timeline_path and prints how much of its
+/// own last exchange ran while its local product did.
+void write_timeline(const std::vector<double>& mine, int rank, int ranks, const std::string& file, MPI_Comm comm) {
+    const int count = static_cast<int>(mine.size());
+    std::vector<double> all(rank == 0 ? mine.size() * ranks : 0);
+    MPI_Gather(mine.data(), count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE, 0, comm);
+    if (rank != 0) return;
+    const std::string path = timeline_path(file, ranks);
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) throw Error("cannot write " + path);
+    // Each rank's times are its own GPU's, since its own first start (events resolve about half a
+    // microsecond): the ranks' clocks are never compared, but every rank starts right after one
+    // MPI_Barrier, so their rows line up within microseconds.
+    std::fprintf(f, "ranks,rank,iteration,stream,phase,start_us,end_us\n");
+    for (int r = 0; r < ranks; ++r)
+        for (int i = 0; i < kTimelineIters; ++i)
+            for (int p = 0; p < kPhases; ++p) {
+                const double* t = &all[r * count + (i * kPhases + p) * 2];
+                std::fprintf(f, "%d,%d,%d,%s,%s,%.3f,%.3f\n", ranks, r, i, kPhaseStream[p], kPhaseName[p], t[0], t[1]);
+            }
+    std::fclose(f);
+    const double* last = &all[(kTimelineIters - 1) * kPhases * 2];
+    const double* ex = last + 2 * kExchange;
+    const double* lo = last + 2 * kLocal;
+    const double overlap = std::max(0.0, std::min(ex[1], lo[1]) - std::max(ex[0], lo[0]));
+    std::printf(
+        "bench_multi: timeline: exchange [%.1f, %.1f] us, local [%.1f, %.1f] us: overlap %.1f us of the "
+        "exchange's %.1f us (rank 0, iteration %d of %d; all in %s)\n",
+        ex[0], ex[1], lo[0], lo[1], overlap, ex[1] - ex[0], kTimelineIters, kTimelineIters, path.c_str());
+}
+
 }  // namespace
 
 int run_bench_multi(const BenchMultiOptions& o) {
@@ -238,6 +350,9 @@ int run_bench_multi(const BenchMultiOptions& o) {
         verify_once(d, rp, x, xd, yd, nccl, ls, cs, comm);
         const PartTimes t = time_parts(d, rp.plan, xd.data(), yd.data(), nccl, ls, cs, o, comm);
         report(rp, A, t, link_gbs(nccl, rp.rank, rp.ranks, cs, comm), o, comm);
+        if (!o.timeline.empty())
+            write_timeline(timeline_us(d, rp.plan, xd.data(), yd.data(), nccl, ls, cs, comm), rp.rank, rp.ranks,
+                           o.timeline, comm);
     }
     CUDA_CHECK(cudaStreamDestroy(ls));
     CUDA_CHECK(cudaStreamDestroy(cs));
