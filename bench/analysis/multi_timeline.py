@@ -21,8 +21,9 @@ from collections import defaultdict
 
 from script_errors import run
 
-PHASES = ("gather", "exchange", "local", "remote")
-COLOURS = {"gather": "tab:orange", "exchange": "tab:red", "local": "tab:blue", "remote": "tab:green"}
+PHASES = ("gather", "exchange", "remote", "local", "add")
+COLOURS = {"gather": "tab:orange", "exchange": "tab:red", "remote": "tab:green", "local": "tab:blue",
+           "add": "tab:purple"}
 STREAMS = ("comm", "local")  # top to bottom within a rank
 
 

@@ -18,14 +18,16 @@ const char* const kHelp =
     "  --local KERNEL  the kit's CUDA kernel for each rank's local block (default ell; any CUDA\n"
     "                  variant of 'spmv-kit list', e.g. csr-vector, csr-merge, sell; 'given': the\n"
     "                  lab's scalar CSR kernel)\n"
-    "  --remote KERNEL the same for each rank's remote block (default given; csr-vector suits a\n"
-    "                  random matrix, whose remote block holds most of its entries)\n"
+    "  --remote KERNEL the same for each rank's remote block (default given, which runs beside a\n"
+    "                  bound local kernel; csr-merge suits a random or power-law matrix, whose\n"
+    "                  remote block holds most of its entries and, power-law, rows of millions)\n"
     "  --timeline FILE after the timed runs, 5 more iterations with CUDA events at each phase\n"
-    "                  (gather and NCCL exchange on the comm stream, local and remote product on\n"
-    "                  the local stream); rank 0 writes every rank's to FILE with -<P>ranks before\n"
-    "                  its extension (timeline.csv: timeline-4ranks.csv at 4 ranks), overwriting\n"
-    "                  it, and prints how much of its exchange overlapped its local product;\n"
-    "                  bench/analysis/multi_timeline.py draws the file";
+    "                  (gather, NCCL exchange and remote rows on the comm stream; the local\n"
+    "                  product and the remote rows' add on the local stream); rank 0 writes every\n"
+    "                  rank's to FILE with -<P>ranks before its extension (timeline.csv:\n"
+    "                  timeline-4ranks.csv at 4 ranks), overwriting it, and prints how much of\n"
+    "                  its exchange overlapped its local product; bench/analysis/multi_timeline.py\n"
+    "                  draws the file";
 
 /// The integer given to `option`: all of `value`, or an Error naming the option (std::stoi's own
 /// message is only "stoi").

@@ -220,11 +220,11 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
 
 /// The timeline's iterations, enqueued back to back after the timed runs.
 constexpr int kTimelineIters = 5;
-/// The phases of one multiply in the timeline, in the CSV's order: gather and exchange on `cs`,
-/// the products on `ls`.
-enum TimelinePhase { kGather, kExchange, kLocal, kRemote, kPhases };
-const char* const kPhaseName[kPhases] = {"gather", "exchange", "local", "remote"};
-const char* const kPhaseStream[kPhases] = {"comm", "comm", "local", "local"};
+/// The phases of one multiply in the timeline, in the CSV's order: gather, exchange and the
+/// remote rows on `cs`, the local product and the remote rows' scatter-add on `ls`.
+enum TimelinePhase { kGather, kExchange, kRemote, kLocal, kAdd, kPhases };
+const char* const kPhaseName[kPhases] = {"gather", "exchange", "remote", "local", "add"};
+const char* const kPhaseStream[kPhases] = {"comm", "comm", "comm", "local", "local"};
 /// Events per iteration: its start, then a begin and an end per phase (ev[1 + 2p], ev[2 + 2p]).
 constexpr int kMarks = 1 + 2 * kPhases;
 
@@ -248,10 +248,13 @@ void enqueue_timed_iteration(DeviceRankBlock<double>& d, const CommPlan& plan, c
     mark(kExchange, 0, cs);
     enqueue_nccl_group(d, plan, nccl, cs, false);
     mark(kExchange, 1, cs);
-    CUDA_CHECK(cudaStreamWaitEvent(ls, ev[1 + 2 * kExchange + 1], 0));  // halo_spmv_nccl's halo_ready
-    mark(kRemote, 0, ls);
-    d.multiply_remote(y, ls);
-    mark(kRemote, 1, ls);
+    mark(kRemote, 0, cs);
+    d.multiply_remote_rows(cs);
+    mark(kRemote, 1, cs);
+    CUDA_CHECK(cudaStreamWaitEvent(ls, ev[1 + 2 * kRemote + 1], 0));  // halo_spmv_nccl's remote_ready
+    mark(kAdd, 0, ls);
+    d.add_remote(y, ls);
+    mark(kAdd, 1, ls);
 }
 
 /// Runs kTimelineIters instrumented iterations after a barrier. @return this rank's begin and

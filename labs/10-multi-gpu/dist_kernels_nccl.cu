@@ -1,5 +1,6 @@
-// Lab 10's given GPU code: the rank-local CSR product, the gather of the values to send, and the
-// local product through a bound kit kernel (DeviceRankBlock::multiply_local).
+// Lab 10's given GPU code: the rank-local CSR product, the gather of the values to send, the
+// scatter-add of the remote rows' sums, and the products through a bound kit kernel
+// (DeviceRankBlock::multiply_local and multiply_remote_rows).
 #include "dist_nccl.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/cuda_run.hpp"
@@ -23,6 +24,12 @@ __global__ void gather(const index_t* idx, index_t n, const T* x, T* out) {
     const index_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = x[idx[i]];
 }
+/// Each thread adds one value: y[idx[i]] += v[i] (distinct indices).
+template <class T>
+__global__ void scatter_add(const index_t* idx, index_t n, const T* v, T* y) {
+    const index_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[idx[i]] += v[i];
+}
 }  // namespace kernel
 
 template <class T>
@@ -39,7 +46,31 @@ void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStre
     KIT_CHECK_LAUNCH();
 }
 
+template <class T>
+void scatter_add(const index_t* idx, index_t n, const T* v, T* y, cudaStream_t stream) {
+    if (n == 0) return;
+    kernel::scatter_add<<<grid_for(n, 256), 256, 0, stream>>>(idx, n, v, y);
+    KIT_CHECK_LAUNCH();
+}
+
 }  // namespace cuda
+
+template <class T>
+CompactRows<T> compact_rows(const Csr<T>& remote) {
+    CompactRows<T> r;
+    r.block.cols = remote.cols;
+    r.block.row_ptr.push_back(0);
+    for (index_t i = 0; i < remote.rows; ++i) {
+        const index_t begin = remote.row_ptr[i], end = remote.row_ptr[i + 1];
+        if (begin == end) continue;
+        r.rows.push_back(i);
+        r.block.col_idx.insert(r.block.col_idx.end(), remote.col_idx.begin() + begin, remote.col_idx.begin() + end);
+        r.block.vals.insert(r.block.vals.end(), remote.vals.begin() + begin, remote.vals.begin() + end);
+        r.block.row_ptr.push_back(static_cast<index_t>(r.block.vals.size()));
+    }
+    r.block.rows = static_cast<index_t>(r.rows.size());
+    return r;
+}
 
 void create_lab_streams(cudaStream_t& local_stream, cudaStream_t& comm_stream) {
     int lowest = 0, highest = 0;  // numerically, the highest priority is the lowest number
@@ -79,8 +110,15 @@ void DeviceRankBlock<T>::bind_local(const Variant& v, const RankBlock<T>& b) {
 }
 
 template <class T>
+CompactRows<T> DeviceRankBlock<T>::remote_layout(const Csr<T>& remote) {
+    CompactRows<T> r = compact_rows(remote);
+    if (2 * static_cast<std::size_t>(r.block.rows) < static_cast<std::size_t>(remote.rows)) return r;
+    return {remote, {}};  // most rows: the whole block, multiplied into y
+}
+
+template <class T>
 void DeviceRankBlock<T>::bind_remote(const Variant& v, const RankBlock<T>& b) {
-    remote_kernel = b.remote.nnz() > 0 ? bind_block(v, b.remote) : nullptr;
+    remote_kernel = b.remote.nnz() > 0 ? bind_block(v, remote_layout(b.remote).block) : nullptr;
 }
 
 template <class T>
@@ -92,22 +130,40 @@ void DeviceRankBlock<T>::multiply_local(const T* x, T* y, cudaStream_t stream) {
 }
 
 template <class T>
-void DeviceRankBlock<T>::multiply_remote(T* y, cudaStream_t stream) {
-    if (remote.vals.size() == 0) return;  // the halo is empty: a launch over empty rows would only cost time
+void DeviceRankBlock<T>::remote_product(T* out, cudaStream_t stream) {
     if (remote_kernel)
-        apply_on_stream(*remote_kernel, static_cast<const T*>(halo.data()), y, stream);
+        apply_on_stream(*remote_kernel, static_cast<const T*>(halo.data()), out, stream);
     else
-        cuda::csr_rows_spmv(remote.view(), halo.data(), y, stream);
+        cuda::csr_rows_spmv(remote.view(), halo.data(), out, stream);
+}
+
+template <class T>
+void DeviceRankBlock<T>::multiply_remote_rows(cudaStream_t stream) {
+    if (remote_into_y || remote_rows.size() == 0) return;  // no remote entry: a launch would only cost time
+    CUDA_CHECK(cudaMemsetAsync(remote_y.data(), 0, remote_y.size() * sizeof(T), stream));
+    remote_product(remote_y.data(), stream);
+}
+
+template <class T>
+void DeviceRankBlock<T>::add_remote(T* y, cudaStream_t stream) {
+    if (remote_into_y)
+        remote_product(y, stream);
+    else
+        cuda::scatter_add(remote_rows.data(), static_cast<index_t>(remote_rows.size()), remote_y.data(), y, stream);
 }
 
 template struct DeviceRankBlock<float>;
 template struct DeviceRankBlock<double>;
+template CompactRows<float> compact_rows(const Csr<float>&);
+template CompactRows<double> compact_rows(const Csr<double>&);
 
 namespace cuda {
 template void csr_rows_spmv(CsrView<float>, const float*, float*, cudaStream_t);
 template void csr_rows_spmv(CsrView<double>, const double*, double*, cudaStream_t);
 template void gather_by_index(const index_t*, index_t, const float*, float*, cudaStream_t);
 template void gather_by_index(const index_t*, index_t, const double*, double*, cudaStream_t);
+template void scatter_add(const index_t*, index_t, const float*, float*, cudaStream_t);
+template void scatter_add(const index_t*, index_t, const double*, double*, cudaStream_t);
 
 }  // namespace cuda
 }  // namespace kit::dist

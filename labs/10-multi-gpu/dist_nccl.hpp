@@ -31,28 +31,47 @@ ncclDataType_t nccl_type() {
     return std::is_same_v<T, float> ? ncclFloat32 : ncclFloat64;
 }
 
+/// @brief The rows of a remote block that hold entries, as a block of their own.
+template <class T>
+struct CompactRows {
+    Csr<T> block;               ///< those rows only, in order; the columns unchanged
+    std::vector<index_t> rows;  ///< the owned row each of block's rows is
+};
+
+/// @brief The rows of `remote` that hold entries (a stencil's boundary planes; on most ranks a
+/// small share of the rows). @param remote [in] a rank's remote block @return those rows
+template <class T>
+CompactRows<T> compact_rows(const Csr<T>& remote);
+
 /// @brief One rank's blocks and exchange buffers in GPU memory.
+///
+/// The remote block is kept as its rows that hold entries (CompactRows), multiplied into a
+/// vector of their own: that product can run on the exchange's stream beside the local one,
+/// and only the scatter-add into y (add_remote) waits for both. When at least half the rows hold
+/// remote entries (a random matrix), the scatter-add would move about as many bytes as the
+/// product, so the whole remote block is multiplied straight into y by add_remote instead.
 template <class T>
 struct DeviceRankBlock {
     DeviceCsr<T> local;               ///< owned rows x owned columns
-    DeviceCsr<T> remote;              ///< owned rows x halo entries
+    bool remote_into_y = false;       ///< remote is the whole remote block, multiplied into y
+    DeviceCsr<T> remote;              ///< the remote block's rows that hold entries (or all) x halo entries
+    DeviceBuffer<index_t> remote_rows;  ///< the owned row of each of remote's rows (none if remote_into_y)
+    DeviceBuffer<T> remote_y;         ///< remote x halo, one value per remote row (none if remote_into_y)
     DeviceBuffer<index_t> send_idx;   ///< the plan's send_idx
     DeviceBuffer<T> send_buf;         ///< x_local[send_idx], packed by peer
     DeviceBuffer<T> halo;             ///< the received x entries, in halo order
     /// The kit's registered kernel the local block is multiplied with (bind_local); empty:
     /// the lab's given scalar CSR kernel.
     std::unique_ptr<BoundKernel> local_kernel;
-    /// The same for the remote block (bind_remote).
+    /// The same for the remote block's rows (bind_remote).
     std::unique_ptr<BoundKernel> remote_kernel;
     /// @brief Uploads a rank's blocks and allocates its buffers. @param b [in] blocks  @param p [in] plan
-    DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p)
-        : local(b.local), remote(b.remote), send_idx(p.send_idx), send_buf(p.send_idx.size()),
-          halo(b.halo_cols.size()) {}
+    DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p) : DeviceRankBlock(b, p, remote_layout(b.remote)) {}
     /// @brief Multiplies the local block with registered CUDA variant `v` from now on: the block
     /// converted to v's format once, on the GPU. Throws Error if v cannot be bound.
     /// @param v [in] a CUDA variant  @param b [in] this rank's blocks (the ones uploaded)
     void bind_local(const Variant& v, const RankBlock<T>& b);
-    /// @brief The same for the remote block (owned rows x halo entries).
+    /// @brief The same for the remote block's rows that hold entries.
     /// @param v [in] a CUDA variant  @param b [in] this rank's blocks (the ones uploaded)
     void bind_remote(const Variant& v, const RankBlock<T>& b);
     /// @brief y += A_local x, enqueued so that it runs after the work already on `stream` and
@@ -60,10 +79,33 @@ struct DeviceRankBlock {
     /// default stream, which waits for neither of the lab's non-blocking streams by itself).
     /// @param x [in] device x_local  @param y [in,out] device y_local  @param stream [in] stream
     void multiply_local(const T* x, T* y, cudaStream_t stream);
-    /// @brief y += A_remote halo, ordered on `stream` as multiply_local is; nothing at all when
-    /// the block holds no entry (one rank, or rows that reference no remote column).
+    /// @brief remote_y = A_remote halo, ordered on `stream` as multiply_local is; touches no y,
+    /// so it may run beside multiply_local. Nothing at all when no row has a remote entry, or
+    /// when remote_into_y.
+    /// @param stream [in] stream
+    void multiply_remote_rows(cudaStream_t stream);
+    /// @brief y[remote_rows[i]] += remote_y[i] on `stream` (after multiply_remote_rows and the
+    /// local product); with remote_into_y, y += A_remote halo. Nothing when no row has a remote
+    /// entry.
     /// @param y [in,out] device y_local  @param stream [in] stream
-    void multiply_remote(T* y, cudaStream_t stream);
+    void add_remote(T* y, cudaStream_t stream);
+    /// @brief y += A_remote halo on `stream`: multiply_remote_rows, then add_remote.
+    /// @param y [in,out] device y_local  @param stream [in] stream
+    void multiply_remote(T* y, cudaStream_t stream) {
+        multiply_remote_rows(stream);
+        add_remote(y, stream);
+    }
+
+private:
+    /// The remote block as uploaded: its rows with entries, or all of it when at least half
+    /// the rows have entries (rows then empty).
+    static CompactRows<T> remote_layout(const Csr<T>& remote);
+    DeviceRankBlock(const RankBlock<T>& b, const CommPlan& p, const CompactRows<T>& r)
+        : local(b.local), remote_into_y(r.block.rows == b.remote.rows && r.block.rows > 0), remote(r.block),
+          remote_rows(r.rows), remote_y(r.rows.size()), send_idx(p.send_idx), send_buf(p.send_idx.size()),
+          halo(b.halo_cols.size()) {}
+    /// out += remote x halo on `stream` (the bound kernel or the given one).
+    void remote_product(T* out, cudaStream_t stream);
 };
 
 namespace cuda {
@@ -77,6 +119,12 @@ void csr_rows_spmv(CsrView<T> A, const T* x, T* y, cudaStream_t stream);
 /// @param out [out] device target  @param stream [in] stream
 template <class T>
 void gather_by_index(const index_t* idx, index_t n, const T* x, T* out, cudaStream_t stream);
+/// @brief The given scatter-add on the GPU: y[idx[i]] += v[i] for each i, on `stream` (the
+/// indices distinct, so no atomics).
+/// @param idx [in] device indices  @param n [in] count  @param v [in] device values  @param y [in,out] device target
+/// @param stream [in] stream
+template <class T>
+void scatter_add(const index_t* idx, index_t n, const T* v, T* y, cudaStream_t stream);
 }  // namespace cuda
 
 /// @brief The lab's two non-blocking streams: products on `local_stream`, the exchange on
@@ -88,9 +136,10 @@ void create_lab_streams(cudaStream_t& local_stream, cudaStream_t& comm_stream);
 
 /// @brief Step 4: y_local += A_rank x on this rank's GPU. On comm_stream: gather x_local[send_idx]
 /// into send_buf, then one NCCL group of ncclRecv (into the halo) and ncclSend (from send_buf) per
-/// peer. On local_stream, meanwhile: the local block (d.multiply_local). Then local_stream waits
-/// for comm_stream (an event) and adds the remote block times the halo (d.multiply_remote). Returns without
-/// synchronising: the caller waits for local_stream.
+/// peer, then the remote rows times the halo (d.multiply_remote_rows). On local_stream, meanwhile:
+/// the local block (d.multiply_local). Then local_stream waits for comm_stream (an event) and adds
+/// the remote rows into y (d.add_remote). Returns without synchronising: the caller waits for
+/// local_stream.
 /// @param d [in,out] this rank's device blocks and buffers  @param plan [in] this rank's plan
 /// @param x_local [in] device x entries owned  @param y_local [in,out] device y rows owned
 /// @param comm [in] NCCL communicator (rank r of it is rank r of the plan)

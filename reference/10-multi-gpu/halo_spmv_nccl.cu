@@ -1,4 +1,5 @@
-// Lab 10 step 4: the halo exchange with NCCL on one stream, the local product on another.
+// Lab 10 step 4: the halo exchange and the remote rows with NCCL on one stream, the local product
+// on another.
 #include "dist_nccl.hpp"
 #include "gpu/cuda_check.hpp"
 
@@ -7,7 +8,7 @@ namespace kit::dist {
 template <class T>
 void halo_spmv_nccl(DeviceRankBlock<T>& d, const CommPlan& plan, const T* x_local, T* y_local, ncclComm_t comm,
                     cudaStream_t local_stream, cudaStream_t comm_stream) {
-    // BEGIN SOLUTION(step 4: gather and exchange on comm_stream, local block on local_stream, wait on an event, remote block)
+    // BEGIN SOLUTION(step 4: gather, exchange and remote rows on comm_stream, local block on local_stream, wait on an event, add the remote rows)
     // STARTER: kit::todo("10-multi-gpu", 4, "halo_spmv_nccl: NCCL exchange overlapping the local product");
     cuda::gather_by_index(d.send_idx.data(), static_cast<index_t>(plan.send_idx.size()), x_local, d.send_buf.data(),
                           comm_stream);
@@ -22,12 +23,15 @@ void halo_spmv_nccl(DeviceRankBlock<T>& d, const CommPlan& plan, const T* x_loca
         NCCL_CHECK(ncclSend(d.send_buf.data() + plan.send_offsets[k], plan.send_offsets[k + 1] - plan.send_offsets[k],
                             nccl_type<T>(), plan.send_peers[k], comm, comm_stream));
     NCCL_CHECK(ncclGroupEnd());
-    cudaEvent_t halo_ready;
-    CUDA_CHECK(cudaEventCreateWithFlags(&halo_ready, cudaEventDisableTiming));
-    CUDA_CHECK(cudaEventRecord(halo_ready, comm_stream));
-    CUDA_CHECK(cudaStreamWaitEvent(local_stream, halo_ready, 0));
-    CUDA_CHECK(cudaEventDestroy(halo_ready));  // released once the wait is done
-    d.multiply_remote(y_local, local_stream);
+    // The remote rows' sums go to a vector of their own, so they too run beside the local
+    // product; only the scatter-add into y waits for both.
+    d.multiply_remote_rows(comm_stream);
+    cudaEvent_t remote_ready;
+    CUDA_CHECK(cudaEventCreateWithFlags(&remote_ready, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventRecord(remote_ready, comm_stream));
+    CUDA_CHECK(cudaStreamWaitEvent(local_stream, remote_ready, 0));
+    CUDA_CHECK(cudaEventDestroy(remote_ready));  // released once the wait is done
+    d.add_remote(y_local, local_stream);
     // END SOLUTION
 }
 

@@ -1,4 +1,5 @@
-// Lab 10 step 4: the halo exchange with NCCL on one stream, the local product on another.
+// Lab 10 step 4: the halo exchange and the remote rows with NCCL on one stream, the local product
+// on another.
 #include "dist_nccl.hpp"
 #include "gpu/cuda_check.hpp"
 
@@ -7,7 +8,7 @@ namespace kit::dist {
 template <class T>
 void halo_spmv_nccl(DeviceRankBlock<T>& d, const CommPlan& plan, const T* x_local, T* y_local, ncclComm_t comm,
                     cudaStream_t local_stream, cudaStream_t comm_stream) {
-    // TODO(10-multi-gpu step 4): gather and exchange on comm_stream, local block on local_stream, wait on an event, remote block
+    // TODO(10-multi-gpu step 4): gather, exchange and remote rows on comm_stream, local block on local_stream, wait on an event, add the remote rows
     kit::todo("10-multi-gpu", 4, "halo_spmv_nccl: NCCL exchange overlapping the local product");
 }
 
