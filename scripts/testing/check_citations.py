@@ -63,6 +63,7 @@ KEYS = {
     "sell_pick.csv": lambda r: [r["sweep"], r["matrix"], r["precision"]],
     "sell_kernel_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"], r["kernel"]],
     "bench_multi.csv": lambda r: [r["matrix"], r["ranks"], r.get("local_kernel") or "given"],
+    "timeline_stencil-2ranks.csv": lambda r: [r["rank"], r["iteration"], r["phase"]],
 }
 
 
