@@ -33,7 +33,7 @@ const char* bench_usage() {
            "(gemv_sweep.csv)\n"
            "  --gemv-max-n=N                        the sweep only: skip sizes above N (a quicker run; the tuning "
            "sizes stay)\n"
-           "  --suitesparse-dir=DIR                 where matrices/download put the .mtx files\n"
+           "  --suitesparse-dir=DIR                 where matrices/download puts .mtx files (or .mtx.gz, .mtx.bz2)\n"
            "  --list                                print the suite and the kernels, run nothing\n"
            "Select benchmarks with --benchmark_filter=REGEX on names spmv/<matrix>/<precision>/<backend>/<kernel>.\n";
 }

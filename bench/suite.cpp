@@ -33,16 +33,29 @@ std::int64_t mtx_entries(const std::string& path) {
     return symmetric ? 2 * entries : entries;
 }
 
+/// The name of a Matrix Market file without its extension (".mtx", or ".mtx" and the
+/// compression the reader decodes: ".gz", ".bz2"); "" for any other file.
+std::string mtx_stem(const std::string& n) {
+    for (const char* ext : {".mtx", ".mtx.gz", ".mtx.bz2"}) {
+        const std::size_t k = std::char_traits<char>::length(ext);
+        if (n.size() > k && n.compare(n.size() - k, k, ext) == 0) return n.substr(0, n.size() - k);
+    }
+    return "";
+}
+
 std::vector<std::string> mtx_files(const std::string& dir) {
     std::vector<std::string> names;
     if (DIR* d = opendir(dir.c_str())) {
         while (const dirent* e = readdir(d)) {
             const std::string n = e->d_name;
-            if (n.size() > 4 && n.compare(n.size() - 4, 4, ".mtx") == 0) names.push_back(n);
+            if (!mtx_stem(n).empty()) names.push_back(n);
         }
         closedir(d);
     }
-    std::sort(names.begin(), names.end());
+    std::sort(names.begin(), names.end());  // x.mtx before x.mtx.gz: a plain copy wins
+    names.erase(std::unique(names.begin(), names.end(),
+                            [](const std::string& a, const std::string& b) { return mtx_stem(a) == mtx_stem(b); }),
+                names.end());
     return names;
 }
 
@@ -135,7 +148,10 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
 
     for (const std::string& file : mtx_files(suitesparse_dir)) {
         const std::string path = suitesparse_dir + "/" + file;
-        add("ss_" + file.substr(0, file.size() - 4), "suitesparse", {}, mtx_entries(path),
+        // a compressed file's size line is not plain text: its estimate stays 0 (unknown)
+        const std::int64_t estimate = file.size() > 4 && file.compare(file.size() - 4, 4, ".mtx") == 0
+                                          ? mtx_entries(path) : 0;
+        add("ss_" + mtx_stem(file), "suitesparse", {}, estimate,
             [path] { return kit::read_matrix_market(path, nullptr, kit::checked_run_read_options()); });
     }
     return s;

@@ -56,7 +56,7 @@ struct MatrixSpec {
     std::function<kit::CooMatrix()> make;  ///< generator or file reader (returns a normalized matrix)
 };
 
-/// @brief The suite at one size, followed by every `*.mtx` found in suitesparse_dir.
+/// @brief The suite at one size, followed by every `*.mtx` (or `.mtx.gz`, `.mtx.bz2`) found in suitesparse_dir.
 /// @param size            [in] generated sizes
 /// @param suitesparse_dir [in] folder that matrices/download fills (missing: no real matrices)
 std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_dir);
