@@ -136,8 +136,9 @@ const LoadedMatrix& BenchRun::load(int index) {
     loaded = LoadedMatrix{};  // free the previous matrix first
     loaded.index = index;
     const MatrixSpec& spec = suite[index];
-    progress("matrix %d/%zu %s: making (about %s nnz)", index + 1, suite.size(), spec.name.c_str(),
-             millions(spec.nnz_estimate).c_str());
+    // a compressed file's estimate is 0: its size line is read with the matrix
+    const std::string about = spec.nnz_estimate > 0 ? "about " + millions(spec.nnz_estimate) + " nnz" : "size unknown";
+    progress("matrix %d/%zu %s: making (%s)", index + 1, suite.size(), spec.name.c_str(), about.c_str());
     const double t0 = elapsed_s();
     try {
         kit::CooMatrix A = spec.make();

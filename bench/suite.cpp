@@ -149,8 +149,7 @@ std::vector<MatrixSpec> build_suite(Size size, const std::string& suitesparse_di
     for (const std::string& file : mtx_files(suitesparse_dir)) {
         const std::string path = suitesparse_dir + "/" + file;
         // a compressed file's size line is not plain text: its estimate stays 0 (unknown)
-        const std::int64_t estimate = file.size() > 4 && file.compare(file.size() - 4, 4, ".mtx") == 0
-                                          ? mtx_entries(path) : 0;
+        const std::int64_t estimate = file == mtx_stem(file) + ".mtx" ? mtx_entries(path) : 0;
         add("ss_" + mtx_stem(file), "suitesparse", {}, estimate,
             [path] { return kit::read_matrix_market(path, nullptr, kit::checked_run_read_options()); });
     }
