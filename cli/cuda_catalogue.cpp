@@ -66,7 +66,7 @@ const CatalogueEntry kEntries[] = {
     {"sell", "11-sell", 2,
      "each thread computes one row of a chunk over the chunk's width slots (column-major); y[perm[p]] += sum"},
     {"sell-auto", "11-sell", 3,
-     "the SELL kernel, with the (C, sigma) that choose_sell picks"},
+     "the SELL kernel, with the (C, sigma) that choose_sell picks and sell_threads_for's threads per row"},
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/kit_error.hpp"
 #include "format_choice.hpp"
 #include "formats/csr5.hpp"
+#include "formats/sell.hpp"
 #include "measure/bytes_model.hpp"
 
 namespace kit::model {
@@ -18,8 +19,8 @@ double pure_launch_us(const DeviceParams& p) {
 
 namespace {
 
-constexpr count_t kSellC = 32;       // the SELL kernel's defaults (lab 11): a warp per chunk
-constexpr count_t kSellSigma = 256;  // and windows of 256 rows sorted by length
+constexpr count_t kSellC = kSellDefaultC;  // the SELL kernel's defaults (lab 11): a warp per chunk
+constexpr count_t kSellSigma = kSellDefaultSigma;  // and windows of 256 rows sorted by length
 constexpr int kCsr5Omega = 32;       // CSR5's tile: a warp of lanes
 constexpr count_t kSegmentedChunks = 8;  // coo-segmented: 8 chunks of 32 entries per warp, one after the other
 constexpr count_t kGemvBlock = 64;       // the dense kernels' 64 x 4 shape (lab 09's register_cuda.cu)
@@ -198,7 +199,11 @@ void KitModel::padded() {
     sell.feasible = padding_accepted(st.sell_slots, nnz);
     sell.why_not = sell.feasible ? "" : "SELL would store " + std::to_string(st.sell_slots) + " slots";
     add(sell, "sell", 1, 4, waves * later_rounds(longest, kLoopUnroll));
-    add(sell, "sell-auto", 1, 4, waves * later_rounds(longest, kLoopUnroll));
+    // sell-auto shares a long row among T threads (lab 11): T times the threads, a T-th of the
+    // trips each, and one more round, through shared memory, for the partial sums.
+    const index_t T = sell_threads_for(static_cast<index_t>(kSellC), st.sell_slots, static_cast<index_t>(N));
+    waves = waves_not_occupancy(sell, lane, rows * T, p);
+    add(sell, "sell-auto", 1, T > 1 ? 5 : 4, waves * later_rounds((longest + T - 1) / T, kLoopUnroll));
 }
 
 void KitModel::dia_bcsr() {

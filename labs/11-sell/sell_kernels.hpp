@@ -27,4 +27,12 @@ namespace kit::cuda {
 /// @param y [in,out] device y
 template <class T>
 void sell_spmv(SellView<T> A, const T* x, T* y);
+
+/// @brief y <- y + A x with A.threads threads per row (given code, sell_split.cu): each of a
+/// row's T threads takes every T-th slot and the partial sums meet in shared memory; with
+/// A.threads = 1 it is sell_spmv. Long rows then stream their chunk T times faster.
+/// @param A [in] SELL-C-sigma matrix (device pointers)  @param x [in] device x
+/// @param y [in,out] device y
+template <class T>
+void sell_spmv_threads(SellView<T> A, const T* x, T* y);
 }  // namespace kit::cuda

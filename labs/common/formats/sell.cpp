@@ -57,7 +57,19 @@ SellParams sell_resolve(SellParams p) {
         throw Error("SELL-C-sigma: sigma = " + std::to_string(p.sigma) + " must be 1 (no sorting) or a multiple of C = " +
                     std::to_string(p.C) + " up to " + std::to_string(kSellMaxSigma) +
                     " (windows made of whole chunks)");
+    if (p.threads == 0) p.threads = 1;
+    if (p.threads < 1 || p.threads > kSellMaxThreads || (p.threads & (p.threads - 1)) != 0 ||
+        p.C * p.threads > kSellMaxC)
+        throw Error("SELL-C-sigma: threads = " + std::to_string(p.threads) + " must be 1, 2, 4 or 8, with C * threads <= " +
+                    std::to_string(kSellMaxC) + " (C = " + std::to_string(p.C) + ")");
     return p;
+}
+
+index_t sell_threads_for(index_t C, count_t slots, index_t rows) {
+    const double mean = static_cast<double>(slots) / static_cast<double>(std::max<index_t>(rows, 1));
+    index_t T = 1;
+    while (T < kSellMaxThreads && C * 2 * T <= 256 && mean >= kSellSlotsPerThread * 2 * T) T *= 2;
+    return T;
 }
 
 std::vector<index_t> sell_row_lengths(const CooMatrix& A) {
@@ -96,6 +108,7 @@ Sell<T> Sell<T>::from_coo(const CooMatrix& A, SellParams params, const SellLimit
     out.cols = A.cols;
     out.C = p.C;
     out.sigma = p.sigma;
+    out.threads = p.threads;
     out.chunk_width = shape.width;
     out.chunk_ptr.assign(shape.start.begin(), shape.start.end());
     out.col_idx.assign(static_cast<std::size_t>(slots), kPadding);

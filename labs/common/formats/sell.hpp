@@ -46,11 +46,21 @@ inline constexpr index_t kSellDefaultSigma = 256;
 inline constexpr index_t kSellMaxC = 1024;
 /// Largest sorting window the kit accepts (larger windows are all a global sort here).
 inline constexpr index_t kSellMaxSigma = 1 << 24;
+/// Most CUDA threads that share one row (SELL-P's T, Anzt, Tomov and Dongarra 2014).
+inline constexpr index_t kSellMaxThreads = 8;
+/// Stored slots per thread below which a second thread per row costs more than it brings:
+/// on an H200, T = 2 lost 5% at about 27 slots per row (fem_q1_dof3) and won 8% at about 40
+/// (random32), T = 4 won 23% at 81 (radius5), T = 8 lost to T = 4 there.
+inline constexpr double kSellSlotsPerThread = 16.0;
 
 /// @brief The two parameters of SELL-C-sigma; 0 means the default.
 struct SellParams {
     index_t C = 0;      ///< rows per chunk (0: kSellDefaultC)
     index_t sigma = 0;  ///< sorting window in rows: 1 (no sorting) or a multiple of C (0: the default, at least C)
+    /// CUDA threads that share each row, 1, 2, 4 or 8 with C * threads <= kSellMaxC (0: 1).
+    /// Not a layout change: the arrays are the same; it travels with the matrix so that the
+    /// launch sees it.
+    index_t threads = 0;
 };
 
 /// @brief Limits that stop a SELL conversion before it exhausts memory.
@@ -65,6 +75,7 @@ struct SellView {
     index_t rows;                ///< number of rows
     index_t cols;                ///< number of columns
     index_t C;                   ///< rows (lanes) per chunk
+    index_t threads;             ///< CUDA threads that share each row (SellParams::threads)
     index_t chunks;              ///< ceil(rows / C)
     const index_t* chunk_ptr;    ///< chunks + 1 offsets: chunk c's slots are [chunk_ptr[c], chunk_ptr[c+1])
     const index_t* chunk_width;  ///< slots per row of each chunk (its longest row)
@@ -77,6 +88,12 @@ struct SellView {
 /// 1..kSellMaxC, sigma 1 or a multiple of C up to kSellMaxSigma. Throws kit::Error otherwise.
 /// @param p [in] requested parameters (0: default)
 SellParams sell_resolve(SellParams p);
+
+/// @brief The threads per row the kit picks: the largest power of two T <= kSellMaxThreads
+/// that leaves each thread kSellSlotsPerThread slots or more of the mean row (slots / rows),
+/// with C * T <= 256 (the split kernel's thread block). 1 for short rows.
+/// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
+index_t sell_threads_for(index_t C, count_t slots, index_t rows);
 
 /// @brief The number of entries of every row of a normalized hub matrix.
 /// @param A [in] normalized hub matrix
@@ -98,6 +115,7 @@ struct Sell {
     index_t cols = 0;                  ///< number of columns
     index_t C = 0;                     ///< rows per chunk
     index_t sigma = 0;                 ///< sorting window (1: rows in their order)
+    index_t threads = 1;               ///< CUDA threads that share each row (SellParams::threads)
     std::vector<index_t> chunk_ptr;    ///< chunks + 1 slot offsets
     std::vector<index_t> chunk_width;  ///< slots per row of each chunk
     std::vector<index_t> perm;         ///< rows values: the row stored at each position
@@ -125,7 +143,7 @@ struct Sell {
     double fill() const { return nnz_ ? static_cast<double>(slots()) / static_cast<double>(nnz_) : 1.0; }
     /// @brief Host view of the arrays.
     SellView<T> view() const {
-        return {rows, cols, C, chunks(), chunk_ptr.data(), chunk_width.data(), perm.data(), col_idx.data(),
+        return {rows, cols, C, threads, chunks(), chunk_ptr.data(), chunk_width.data(), perm.data(), col_idx.data(),
                 vals.data()};
     }
 
@@ -139,7 +157,7 @@ template <class T>
 std::string describe_layout(const Sell<T>& m) {
     return "SELL-" + std::to_string(m.C) + "-" + std::to_string(m.sigma) + ": " + std::to_string(m.chunks()) +
            " chunks, " + std::to_string(m.slots()) + " slots, beta " + format_fill(m.beta()) +
-           " (nonzeros / stored slots)";
+           " (nonzeros / stored slots)" + (m.threads > 1 ? ", " + std::to_string(m.threads) + " threads per row" : "");
 }
 
 }  // namespace kit

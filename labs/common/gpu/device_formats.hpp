@@ -210,6 +210,7 @@ struct DeviceSell {
     index_t rows = 0;                   ///< number of rows
     index_t cols = 0;                   ///< number of columns
     index_t C = 0;                      ///< rows per chunk
+    index_t threads = 1;                ///< CUDA threads that share each row
     DeviceBuffer<index_t> chunk_ptr;    ///< chunks + 1 slot offsets
     DeviceBuffer<index_t> chunk_width;  ///< slots per row of each chunk
     DeviceBuffer<index_t> perm;         ///< the row stored at each position
@@ -220,6 +221,7 @@ struct DeviceSell {
         : rows(h.rows),
           cols(h.cols),
           C(h.C),
+          threads(h.threads),
           chunk_ptr(h.chunk_ptr),
           chunk_width(h.chunk_width),
           perm(h.perm),
@@ -227,8 +229,8 @@ struct DeviceSell {
           vals(h.vals) {}
     /// @brief View with device pointers.
     SellView<T> view() const {
-        return {rows,           cols,        C,          static_cast<index_t>(chunk_width.size()), chunk_ptr.data(),
-                chunk_width.data(), perm.data(), col_idx.data(), vals.data()};
+        return {rows,         cols,         C,           threads,         static_cast<index_t>(chunk_width.size()),
+                chunk_ptr.data(), chunk_width.data(), perm.data(), col_idx.data(), vals.data()};
     }
 };
 

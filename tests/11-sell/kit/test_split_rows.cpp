@@ -1,0 +1,55 @@
+// The given kernel with several threads per row (sell_spmv_threads, labs/11-sell/sell_split.cu)
+// against the oracle, and the rule that picks the threads (kit::sell_threads_for). Not graded
+// (a kit test of lab 11's build).
+#include <gtest/gtest.h>
+
+#include "io/generators.hpp"
+#include "sell_test_support.hpp"
+
+using kit::Backend;
+using kit::Comparison;
+using namespace kit::testing;
+
+KIT_PRECISION_SUITE(SellThreadsCuda);
+
+// Long, uneven rows (a power law up to 300 entries; regular rows with 3 dense ones), row
+// counts no C divides, and every block shape the launch takes: several chunks per block
+// (C * T < 256), one chunk per block (C * T >= 256) and chunks narrower than a warp.
+TYPED_TEST(SellThreadsCuda, EveryThreadCountMatchesTheOracle) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const std::vector<Problem> problems = {random_vectors(kit::generate_power_law(1000, 300, 1.0, 5), 3),
+                                           random_vectors(kit::generate_dense_rows(997, 9, 3, 7), 4),
+                                           example4x4_problem()};
+    for (const Problem& problem : problems)
+        for (const int C : {4, 32, 64, 256})
+            for (const int T : {2, 4, 8}) {
+                if (C * T > kit::kSellMaxC) continue;
+                kit::RunOptions opt = sell_shape(C, 4 * C);
+                opt.tunables[kit::kSellThreads] = T;
+                const OracleRun run = run_against_oracle("sell", Backend::cuda, this->precision, problem,
+                                                         Comparison::bound, opt);
+                EXPECT_TRUE(matches_oracle(run)) << "C = " << C << ", " << T << " threads per row, "
+                                                 << problem.A.rows << " rows";
+            }
+}
+
+TEST(SellThreadsFor, OneThreadUntilEachHasSixteenSlotsOfTheMeanRow) {
+    EXPECT_EQ(kit::sell_threads_for(32, 27 * 1000, 1000), 1);    // fem_q1_dof3: 27 per row
+    EXPECT_EQ(kit::sell_threads_for(32, 40 * 1000, 1000), 2);    // random32, sorted in windows
+    EXPECT_EQ(kit::sell_threads_for(32, 81 * 1000, 1000), 4);    // radius5: 81 per row
+    EXPECT_EQ(kit::sell_threads_for(32, 2000 * 1000, 1000), 8);  // dense rows
+    EXPECT_EQ(kit::sell_threads_for(32, 0, 0), 1);               // no rows
+}
+
+TEST(SellThreadsFor, ChunkAndThreadsFitTheBlock) {
+    EXPECT_EQ(kit::sell_threads_for(128, 2000 * 1000, 1000), 2);  // 128 x 2 = 256
+    EXPECT_EQ(kit::sell_threads_for(256, 2000 * 1000, 1000), 1);
+    EXPECT_EQ(kit::sell_threads_for(96, 2000 * 1000, 1000), 2);   // 96 x 2 <= 256: a block of 192
+}
+
+TEST(SellThreadsFor, ConversionRefusesABadThreadCount) {
+    const kit::CooMatrix A = kit::generate_stencil2d(8, 8);
+    EXPECT_THROW(kit::Sell<double>::from_coo(A, {32, 32, 3}), kit::Error);
+    EXPECT_THROW(kit::Sell<double>::from_coo(A, {256, 256, 8}), kit::Error);  // 2048 threads per chunk
+    EXPECT_EQ(kit::Sell<double>::from_coo(A, {32, 32, 4}).threads, 4);
+}
