@@ -12,13 +12,13 @@ using namespace kit::testing;
 
 KIT_PRECISION_SUITE(SellThreadsCuda);
 
-// Long, uneven rows (a power law up to 300 entries; regular rows with 3 dense ones), row
-// counts no C divides, and every block shape the launch takes: several chunks per block
+// Long, uneven rows (a power law up to 300 entries; about 100 random entries a row, on 1200
+// columns), row counts no C divides, and every block shape the launch takes: several chunks per block
 // (C * T < 256), one chunk per block (C * T >= 256) and chunks narrower than a warp.
 TYPED_TEST(SellThreadsCuda, EveryThreadCountMatchesTheOracle) {
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const std::vector<Problem> problems = {random_vectors(kit::generate_power_law(1000, 300, 1.0, 5), 3),
-                                           random_vectors(kit::generate_dense_rows(997, 9, 3, 7), 4),
+                                           random_vectors(kit::generate_random(997, 1200, 100, 7), 4),
                                            example4x4_problem()};
     for (const Problem& problem : problems)
         for (const int C : {4, 32, 64, 256})
