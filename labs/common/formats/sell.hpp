@@ -48,9 +48,10 @@ inline constexpr index_t kSellMaxC = 1024;
 inline constexpr index_t kSellMaxSigma = 1 << 24;
 /// Most CUDA threads that share one row (SELL-P's T, Anzt, Tomov and Dongarra 2014).
 inline constexpr index_t kSellMaxThreads = 8;
-/// Stored slots per thread below which a second thread per row costs more than it brings:
-/// on an H200, T = 2 lost 5% at about 27 slots per row (fem_q1_dof3) and won 8% at about 40
-/// (random32), T = 4 won 23% at 81 (radius5), T = 8 lost to T = 4 there.
+/// Stored slots per thread below which a second thread per row costs more than it brings
+/// (bench/results/h200-2026-11-28d/sell_threads.csv, double, cold): T = 2 lost 12% at 7 slots
+/// a row (stencil3d7) and won 8% at 32 (random32); T = 4 won 18% at 81 (radius5), where
+/// T = 8 lost to T = 4.
 inline constexpr double kSellSlotsPerThread = 16.0;
 
 /// @brief The two parameters of SELL-C-sigma; 0 means the default.
