@@ -41,6 +41,9 @@ __global__ void sell_rows_split(SellView<T> A, const T* __restrict__ x, T* __res
     y[A.perm[p]] += sum;
 }
 
+/// Launches sell_rows_split: blocks of 256 threads holding 256 / (C * T) chunks when C * T
+/// divides 256, else one chunk of C * T threads (at most kSellMaxC) a block; shared memory
+/// for one partial sum a thread.
 template <class T, int kThreads>
 void launch_split(SellView<T> A, const T* x, T* y) {
     const int group_size = A.C * kThreads;  // <= kSellMaxC, checked by sell_resolve
