@@ -18,7 +18,8 @@ n, precision, op, kernel; gemv_ncu.csv: n, precision, op, code; random32_l2.csv:
 precision, kernel; merge_shape_ab.csv: build, matrix, precision; merge_shape_geomean.csv: build,
 precision; sell_targets.csv: matrix, precision; sell_threads.csv: matrix, precision, threads; sell_pick.csv: sweep, matrix, precision;
 sell_kernel_ab.csv: build, matrix, precision, kernel; format_choice_eval.csv: kernel; real_times.csv:
-matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent)). The link text
+matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent);
+timeline_*.csv: rank, iteration, phase). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
 no figure is copied by hand: a re-run that changes a result fails this check until the
 handout is updated, and the reader can click through to the source. Also fails on a
@@ -64,9 +65,15 @@ KEYS = {
     "sell_pick.csv": lambda r: [r["sweep"], r["matrix"], r["precision"]],
     "sell_kernel_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"], r["kernel"]],
     "bench_multi.csv": lambda r: [r["matrix"], r["ranks"], r.get("local_kernel") or "given"],
-    "timeline_stencil-2ranks.csv": lambda r: [r["rank"], r["iteration"], r["phase"]],
-    "timeline_stencil-4ranks.csv": lambda r: [r["rank"], r["iteration"], r["phase"]],
+    "timeline_*.csv": lambda r: [r["rank"], r["iteration"], r["phase"]],
 }
+
+
+def table_kind(path):
+    """The KEYS entry of a results file: its name; every `bench_multi --timeline` file
+    (timeline_<matrix>-<P>ranks.csv) shares one."""
+    name = os.path.basename(path)
+    return "timeline_*.csv" if name.startswith("timeline_") else name
 
 
 def load(path, cache={}):
@@ -93,7 +100,7 @@ def check_handout(root, path):
         line = text.count("\n", 0, m.start()) + 1
         shown, target, title = m.groups()
         source = os.path.normpath(os.path.join(os.path.dirname(path), target))
-        kind = os.path.basename(source)
+        kind = table_kind(source)
         where = f"{rel}:{line}: [{shown}] ({title})"
         if kind not in KEYS:
             problems.append(f"{where}: cites {target}, which is not a results table this check knows")
