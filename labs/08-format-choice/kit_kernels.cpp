@@ -19,8 +19,6 @@ double pure_launch_us(const DeviceParams& p) {
 
 namespace {
 
-constexpr count_t kSellC = kSellDefaultC;  // the SELL kernel's defaults (lab 11): a warp per chunk
-constexpr count_t kSellSigma = kSellDefaultSigma;  // and windows of 256 rows sorted by length
 constexpr int kCsr5Omega = 32;       // CSR5's tile: a warp of lanes
 constexpr count_t kSegmentedChunks = 8;  // coo-segmented: 8 chunks of 32 entries per warp, one after the other
 constexpr count_t kGemvBlock = 64;       // the dense kernels' 64 x 4 shape (lab 09's register_cuda.cu)
@@ -39,7 +37,7 @@ struct Structure {
 count_t window_slots(std::vector<index_t>& lengths) {
     std::sort(lengths.begin(), lengths.end(), std::greater<>());
     count_t slots = 0;
-    for (std::size_t c = 0; c < lengths.size(); c += kSellC) slots += static_cast<count_t>(lengths[c]) * kSellC;
+    for (std::size_t c = 0; c < lengths.size(); c += kSellDefaultC) slots += static_cast<count_t>(lengths[c]) * kSellDefaultC;
     lengths.clear();
     return slots;
 }
@@ -48,14 +46,14 @@ count_t window_slots(std::vector<index_t>& lengths) {
 /// normalized, so each nonempty row's entries are one run, in row order.
 Structure structure_of(const CooMatrix& A, const RowLengthPmf& pmf) {
     Structure s;
-    s.sell_chunks = (static_cast<count_t>(std::max<index_t>(A.rows, 0)) + kSellC - 1) / kSellC;
+    s.sell_chunks = (static_cast<count_t>(std::max<index_t>(A.rows, 0)) + kSellDefaultC - 1) / kSellDefaultC;
     std::vector<index_t> window;
     count_t window_of = -1;
     const count_t n = A.nnz();
     for (count_t k = 0; k < n;) {
         count_t e = k;
         while (e < n && A.row_idx[e] == A.row_idx[k]) ++e;
-        const count_t w = A.row_idx[k] / kSellSigma;
+        const count_t w = A.row_idx[k] / kSellDefaultSigma;
         if (w != window_of) s.sell_slots += window_slots(window), window_of = w;
         window.push_back(static_cast<index_t>(e - k));
         k = e;
@@ -201,7 +199,7 @@ void KitModel::padded() {
     add(sell, "sell", 1, 4, waves * later_rounds(longest, kLoopUnroll));
     // sell-auto shares a long row among T threads (lab 11): T times the threads, a T-th of the
     // trips each, and one more round, through shared memory, for the partial sums.
-    const index_t T = sell_threads_for(static_cast<index_t>(kSellC), st.sell_slots, static_cast<index_t>(N));
+    const index_t T = sell_threads_for(static_cast<index_t>(kSellDefaultC), st.sell_slots, static_cast<index_t>(N));
     waves = waves_not_occupancy(sell, lane, rows * T, p);
     add(sell, "sell-auto", 1, T > 1 ? 5 : 4, waves * later_rounds((longest + T - 1) / T, kLoopUnroll));
 }

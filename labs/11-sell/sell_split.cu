@@ -41,13 +41,14 @@ __global__ void sell_rows_split(SellView<T> A, const T* __restrict__ x, T* __res
     y[A.perm[p]] += sum;
 }
 
-/// Launches sell_rows_split: blocks of 256 threads holding 256 / (C * T) chunks when C * T
-/// divides 256, else one chunk of C * T threads (at most kSellMaxC) a block; shared memory
+/// Launches sell_rows_split: blocks of kSellSplitBlock threads holding kSellSplitBlock / (C * T)
+/// chunks when C * T divides it, else one chunk of C * T threads (at most kSellMaxC) a block; shared memory
 /// for one partial sum a thread.
 template <class T, int kThreads>
 void launch_split(SellView<T> A, const T* x, T* y) {
     const int group_size = A.C * kThreads;  // <= kSellMaxC, checked by sell_resolve
-    const int block = (group_size <= 256 && 256 % group_size == 0) ? 256 : group_size;
+    const int most = static_cast<int>(kSellSplitBlock);
+    const int block = (group_size <= most && most % group_size == 0) ? most : group_size;
     const auto shared = static_cast<std::size_t>(block) * sizeof(T);
     sell_rows_split<T, kThreads><<<grid_for(A.chunks, block / group_size), block, shared>>>(A, x, y);
     KIT_CHECK_LAUNCH();

@@ -19,6 +19,9 @@ __global__ void sell_rows(SellView<T> A, const T* __restrict__ x, T* __restrict_
     if (p >= A.rows) return;
     const index_t chunk = static_cast<index_t>(p / A.C);
     const index_t lane = static_cast<index_t>(p % A.C);
+    // The row and its y depend on no slot: loaded first, their two rounds overlap the loop's.
+    const index_t row = A.perm[p];
+    const T y_row = y[row];
     const index_t width = A.chunk_width[chunk];
     std::size_t at = static_cast<std::size_t>(A.chunk_ptr[chunk]) + lane;
     T sum = 0;
@@ -29,7 +32,7 @@ __global__ void sell_rows(SellView<T> A, const T* __restrict__ x, T* __restrict_
         sum += val * (col >= 0 ? __ldg(&x[col]) : T(0));
     }
     // perm is a permutation, so no two threads write the same y entry: no atomics needed.
-    y[A.perm[p]] += sum;
+    y[row] = y_row + sum;
     // END SOLUTION
 }
 

@@ -68,7 +68,7 @@ SellParams sell_resolve(SellParams p) {
 index_t sell_threads_for(index_t C, count_t slots, index_t rows) {
     const double mean = static_cast<double>(slots) / static_cast<double>(std::max<index_t>(rows, 1));
     index_t T = 1;
-    while (T < kSellMaxThreads && C * 2 * T <= 256 && mean >= kSellSlotsPerThread * 2 * T) T *= 2;
+    while (T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock && mean >= kSellSlotsPerThread * 2 * T) T *= 2;
     return T;
 }
 

@@ -48,6 +48,9 @@ inline constexpr index_t kSellMaxC = 1024;
 inline constexpr index_t kSellMaxSigma = 1 << 24;
 /// Most CUDA threads that share one row (SELL-P's T, Anzt, Tomov and Dongarra 2014).
 inline constexpr index_t kSellMaxThreads = 8;
+/// Thread block of the split kernel (several threads per row): it holds 256 / (C * T) chunks,
+/// so sell_threads_for keeps C * T within it.
+inline constexpr index_t kSellSplitBlock = 256;
 /// Stored slots per thread below which a second thread per row costs more than it brings
 /// (bench/results/h200-2026-11-28d/sell_threads.csv, double, cold): T = 2 lost 12% at 7 slots
 /// a row (stencil3d7) and won 8% at 32 (random32); T = 4 won 18% at 81 (radius5), where
@@ -92,7 +95,7 @@ SellParams sell_resolve(SellParams p);
 
 /// @brief The threads per row the kit picks: the largest power of two T <= kSellMaxThreads
 /// that leaves each thread kSellSlotsPerThread slots or more of the mean row (slots / rows),
-/// with C * T <= 256 (the split kernel's thread block). 1 for short rows.
+/// with C * T <= kSellSplitBlock (the split kernel's thread block). 1 for short rows.
 /// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
 index_t sell_threads_for(index_t C, count_t slots, index_t rows);
 
@@ -158,7 +161,7 @@ template <class T>
 std::string describe_layout(const Sell<T>& m) {
     return "SELL-" + std::to_string(m.C) + "-" + std::to_string(m.sigma) + ": " + std::to_string(m.chunks()) +
            " chunks, " + std::to_string(m.slots()) + " slots, beta " + format_fill(m.beta()) +
-           " (nonzeros / stored slots)" + (m.threads > 1 ? ", " + std::to_string(m.threads) + " threads per row" : "");
+           " (nonzeros / stored slots)" + (m.threads > 1 ? ", " + std::to_string(m.threads) + " CUDA threads per row" : "");
 }
 
 }  // namespace kit
