@@ -5,7 +5,9 @@
 // thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
 // entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
 // row_ns); and 2^17 rows of 64 random entries walked one thread per row (csr-scalar:
-// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); 8 diagonals 4096 apart
+// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); 1024 rows of 128 random
+// entries less 1024 rows of 32, added with atomics in float and double (coo-atomic:
+// line_atomic_ns_float and _double, y's lines queue them); 8 diagonals 4096 apart
 // walked by dia-naive in float (4-byte loads per lane, each diagonal's x from its own lines:
 // narrow_gbs); a band of 8 diagonals walked by coo-segmented in double (coo_gbs); a band of 64 diagonals
 // whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
@@ -41,17 +43,21 @@ const char* kHelp =
     "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
     "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
     "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
-    "rows of 64 random entries, the DRAM rate of 4-byte loads per lane (dia-naive in float on 8\n"
-    "diagonals 4096 apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals)\n"
-    "and DRAM's latency under load (dia-vec4 in float on a band too short to fill the GPU), each\n"
-    "on a matrix of its own, reads the SMs and resident threads of the device, and writes them as\n"
-    "the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
+    "rows of 64 random entries, coo-atomic's queue on the few lines of a small y (1024 rows, float\n"
+    "and double), the DRAM rate of 4-byte loads per lane (dia-naive in float on 8 diagonals 4096\n"
+    "apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals) and DRAM's\n"
+    "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
+    "of its own, reads the SMs and resident threads of the device, and writes them as the file\n"
+    "that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
 constexpr index_t kLongRow = 1 << 18;     // one row this long: the chains dwarf a launch
 constexpr index_t kShortRows = 1 << 22;   // this many one-entry rows: the rows dwarf the bytes
 constexpr index_t kSectorRows = 1 << 17;  // rows of kSectorRowLength random entries for sector_gbs
-constexpr int kSectorRowLength = 64;
+constexpr int kSectorRowLength = 64;  // long enough rows that csr-scalar's lines overflow L1
+constexpr index_t kQueueRows = 1024;     // y of 1024 entries: 32 lines in float, 64 in double
+constexpr int kQueueShort = 32;          // its rows, then kQueueLong: the added atomics' time per line
+constexpr int kQueueLong = 128;
 constexpr index_t kNarrowRows = 1 << 21;  // a band this tall and kNarrowDiagonals wide: DRAM dwarfs a launch
 constexpr index_t kNarrowDiagonals = 8;
 constexpr index_t kNarrowSpacing = 4096;   // rows between its diagonals: no two share x's lines in L1
@@ -67,15 +73,15 @@ CooMatrix one_long_row(index_t n) {
     return A;
 }
 
-/// rows x exactly kSectorRowLength entries at random columns (kit::generate_random varies the
-/// row lengths, and the atomic figure assumes every warp's 32 lanes hit one row): long enough
-/// rows that csr-scalar's lines overflow L1.
-CooMatrix random_rows(index_t rows) {
+/// rows x `length` entries at random columns of `rows` (kit::generate_random varies the row
+/// lengths, and the atomic figures assume every warp's 32 lanes hit one row; a repeated column
+/// merges, so a short matrix may hold a few less).
+CooMatrix random_rows(index_t rows, int length) {
     CooMatrix A;
     A.rows = A.cols = rows;
     std::uint64_t state = 12345;
     for (index_t i = 0; i < rows; ++i)
-        for (int k = 0; k < kSectorRowLength; ++k) {
+        for (int k = 0; k < length; ++k) {
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // a fixed LCG: the same matrix every run
             A.add(i, static_cast<index_t>((state >> 33) % static_cast<std::uint64_t>(rows)), 1.0);
         }
@@ -146,15 +152,29 @@ void measure_chains(DeviceParams& p) {
     p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
 }
 
+/// One more atomic on a line of a small y: coo-atomic on kQueueRows rows of kQueueLong random
+/// entries, less the same rows of kQueueShort, per added atomic on each of y's lines. The
+/// difference leaves the launch and the loads' rounds out.
+double line_atomic_ns(const DeviceParams& p, Precision precision) {
+    const CooMatrix short_rows = random_rows(kQueueRows, kQueueShort), long_rows = random_rows(kQueueRows, kQueueLong);
+    const double value_bytes = precision == Precision::f32 ? 4 : 8;
+    const double lines = std::max(1.0, kQueueRows * value_bytes / p.line_bytes);
+    const double added = static_cast<double>(long_rows.nnz() - short_rows.nnz()) / lines;
+    const double ms = cold_ms("coo-atomic", long_rows, precision) - cold_ms("coo-atomic", short_rows, precision);
+    return std::max(1e-3, ms * 1e6 / added);
+}
+
 /// The stream rates: csr-scalar's sectors and coo-atomic's lanes on random rows, dia-naive's
 /// 4-byte loads, coo-segmented's entries.
 void measure_rates(DeviceParams& p) {
     const double launch_ns = p.launch_us * 1e3;
-    const CooMatrix random = random_rows(kSectorRows);
+    const CooMatrix random = random_rows(kSectorRows, kSectorRowLength);
     // a double value and a 4-byte column index per entry, in bytes per ns = GB/s
     p.sector_gbs = per_ns(12.0 * static_cast<double>(random.nnz()), cold_ms("csr-scalar", random), launch_ns);
     // rows of 64: every warp's 32 lanes add into one y entry
     p.atomic_lanes_per_ns = per_ns(32.0 * static_cast<double>(random.nnz()), cold_ms("coo-atomic", random), launch_ns);
+    p.line_atomic_ns_float = line_atomic_ns(p, Precision::f32);
+    p.line_atomic_ns_double = line_atomic_ns(p, Precision::f64);
     // dia-naive in float: each lane loads one 4-byte value per diagonal, and x from L2 (its
     // diagonals lie too far apart to share lines), as on a stencil's
     p.narrow_gbs = per_ns(
@@ -193,6 +213,9 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            std::to_string(kSectorRows) + " rows of " + std::to_string(kSectorRowLength) +
            " random entries (double), value and index bytes per second\n"
            "atomic_lanes_per_ns: coo-atomic on the same rows, 32 lanes per entry's warp\n"
+           "line_atomic_ns_float, _double: coo-atomic on " +
+           std::to_string(kQueueRows) + " rows of " + std::to_string(kQueueLong) + " random entries less " +
+           std::to_string(kQueueShort) + ", per added atomic on each line of y\n"
            "narrow_gbs: dia-naive (float) on " +
            std::to_string(kNarrowRows) + " rows and " + std::to_string(kNarrowDiagonals) + " diagonals " +
            std::to_string(kNarrowSpacing) +
@@ -229,11 +252,11 @@ int calibrate_main(const std::vector<std::string>& args) {
     write_device_params(out, p, calibration_header(ceiling_how, latency_rows));
     std::printf(
         "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
-        "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, "
-        "%d SMs x %d warps -> %s\n",
+        "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, line atomic %.2f / %.2f ns (float / double), "
+        "narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, %d SMs x %d warps -> %s\n",
         p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
-        p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.narrow_gbs, p.coo_gbs, p.latency_ns, p.sms, p.warps_per_sm,
-        out.c_str());
+        p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float, p.line_atomic_ns_double,
+        p.narrow_gbs, p.coo_gbs, p.latency_ns, p.sms, p.warps_per_sm, out.c_str());
     return 0;
 }
 

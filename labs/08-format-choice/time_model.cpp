@@ -27,15 +27,20 @@ double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll) {
 double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p) {
     const double resident = resident_threads(p);
     const double entries_per_line = std::max(1.0, p.line_bytes / value_bytes);
-    double ns = 0;
+    double window_ns = 0;
+    double atomics = 0;
     for (std::size_t len = static_cast<std::size_t>(std::max<index_t>(skip, 0)) + 1; len < pmf.rows_with.size();
          ++len) {
         if (pmf.rows_with[len] == 0) continue;
         const double n = static_cast<double>(len) - static_cast<double>(skip);  // atomics per row
         const double lines = std::max(1.0, resident / n / entries_per_line);
-        ns += static_cast<double>(pmf.rows_with[len]) * n * p.atomic_ns / lines;
+        window_ns += static_cast<double>(pmf.rows_with[len]) * n * p.atomic_ns / lines;
+        atomics += static_cast<double>(pmf.rows_with[len]) * n;
     }
-    return ns * 1e-6;
+    // All of y on few lines: every line's share of the atomics queues on it, whatever the rows.
+    const double y_lines = std::max(1.0, static_cast<double>(pmf.rows) / entries_per_line);
+    const double line_ns = value_bytes <= 4 ? p.line_atomic_ns_float : p.line_atomic_ns_double;
+    return std::max(window_ns, atomics / y_lines * line_ns) * 1e-6;
 }
 
 }  // namespace kit::model

@@ -53,7 +53,10 @@ double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll);
 /// atomic_ns / max(1, lines). Summed over the rows longer than `skip`, counting their entries
 /// past `skip` (0 for coo-atomic; HYB's ELL width K for its COO part). Why: short rows spread
 /// the window over thousands of lines and this term vanishes; rows of thousands of entries
-/// crowd it onto a handful, and coo-atomic runs at a tenth of its short-row rate.
+/// crowd it onto a handful, and coo-atomic runs at a tenth of its short-row rate. A small y
+/// queues them too, however short the rows: its rows / (line_bytes / value_bytes) lines take
+/// all the atomics, line_atomic_ns_float or _double apart on each (1024 rows of 32, float:
+/// 1024 atomics a line, about 3 us), and the longer of the two queues is the time.
 /// @param pmf [in] row-length distribution  @param skip [in] entries of each row not added atomically
 /// @param value_bytes [in] 4 or 8  @param p [in] device parameters  @return milliseconds
 double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes, const DeviceParams& p);

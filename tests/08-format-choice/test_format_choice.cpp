@@ -306,7 +306,11 @@ TEST(Step3_Time, LongRowsPaySectorsAndAtomicsAndDenseIsOneKernel) {
     for (const auto& [r, c] : e) A.add(r, c, 1.0);
     A.normalize();
     const RowLengthPmf pmf = pmf_of(A);
-    const DeviceParams p = h100_defaults();
+    // An atomic on a line of y as cheap as 0.01 ns: the queue of all atomics on y's few lines
+    // (given code, atomic_line_ms, tested in tests/08-format-choice/kit) stays shorter than the
+    // lanes' queue this test checks (with the defaults it is the longer on both matrices).
+    DeviceParams p = h100_defaults();
+    p.line_atomic_ns_float = p.line_atomic_ns_double = 0.01;
 
     const KernelPrediction scalar = observe([&] { return predict_kernel("csr-scalar", pmf, inputs_of(A, pmf), 8, p); });
     const CooMatrix rdb = kit::testing::rdb450_problem().A;
@@ -406,6 +410,9 @@ TEST(Step3_Time, LongRowsQueueAtomicsOnFewLinesOfY) {
     p.atomic_ns = 1;
     p.line_bytes = 128;
     p.atomic_lanes_per_ns = 1000;
+    // y's own 2 lines (1 in float) at 0.5 ns an atomic: 8312 / 2 x 0.5 = 2078 ns in double,
+    // 4156 in float, shorter than the window's queue checked here (kit tests check that one).
+    p.line_atomic_ns_float = p.line_atomic_ns_double = 0.5;
 
     // Lane queue: 8312 entries x min(E(X) = 259.75, 32) / 1000 lanes per ns = 266 ns, less
     // than the line queue.

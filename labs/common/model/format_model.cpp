@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/kit_error.hpp"
@@ -45,6 +46,40 @@ DeviceParams h100_defaults() { return DeviceParams{}; }
 
 namespace {
 
+// The numeric keys: each names the DeviceParams member it sets.
+const std::map<std::string, double DeviceParams::*>& real_keys() {
+    static const std::map<std::string, double DeviceParams::*> keys = {
+        {"bandwidth_gbs", &DeviceParams::bandwidth_gbs},
+        {"transaction_bytes", &DeviceParams::transaction_bytes},
+        {"clock_ghz", &DeviceParams::clock_ghz},
+        {"launch_us", &DeviceParams::launch_us},
+        {"step_ns", &DeviceParams::step_ns},
+        {"warp_step_ns", &DeviceParams::warp_step_ns},
+        {"row_ns", &DeviceParams::row_ns},
+        {"atomic_ns", &DeviceParams::atomic_ns},
+        {"sector_gbs", &DeviceParams::sector_gbs},
+        {"atomic_lanes_per_ns", &DeviceParams::atomic_lanes_per_ns},
+        {"narrow_gbs", &DeviceParams::narrow_gbs},
+        {"coo_gbs", &DeviceParams::coo_gbs},
+        {"line_bytes", &DeviceParams::line_bytes},
+        {"line_atomic_ns_float", &DeviceParams::line_atomic_ns_float},
+        {"line_atomic_ns_double", &DeviceParams::line_atomic_ns_double},
+        {"latency_ns", &DeviceParams::latency_ns},
+        {"l1_bytes", &DeviceParams::l1_bytes},
+        {"gather_gbs", &DeviceParams::gather_gbs},
+        {"pcie_gbs", &DeviceParams::pcie_gbs}};
+    return keys;
+}
+
+// The whole-number keys (counts of SMs, lanes, threads).
+const std::map<std::string, int DeviceParams::*>& count_keys() {
+    static const std::map<std::string, int DeviceParams::*> keys = {{"sms", &DeviceParams::sms},
+                                                                    {"lanes_per_sm", &DeviceParams::lanes_per_sm},
+                                                                    {"warp", &DeviceParams::warp},
+                                                                    {"warps_per_sm", &DeviceParams::warps_per_sm}};
+    return keys;
+}
+
 // Each key names a DeviceParams member; text values are kept whole (the device name has spaces).
 void set_param(DeviceParams& p, const std::string& key, const std::string& value, const std::string& path, int line) {
     if (key == "device") {
@@ -56,48 +91,10 @@ void set_param(DeviceParams& p, const std::string& key, const std::string& value
     std::string rest;
     if (!(in >> v) || (in >> rest) || !(v > 0))
         throw InputError(path, line, "'" + key + "' needs one positive number, got '" + value + "'");
-    if (key == "bandwidth_gbs")
-        p.bandwidth_gbs = v;
-    else if (key == "transaction_bytes")
-        p.transaction_bytes = v;
-    else if (key == "clock_ghz")
-        p.clock_ghz = v;
-    else if (key == "sms")
-        p.sms = static_cast<int>(v);
-    else if (key == "lanes_per_sm")
-        p.lanes_per_sm = static_cast<int>(v);
-    else if (key == "warp")
-        p.warp = static_cast<int>(v);
-    else if (key == "launch_us")
-        p.launch_us = v;
-    else if (key == "step_ns")
-        p.step_ns = v;
-    else if (key == "warp_step_ns")
-        p.warp_step_ns = v;
-    else if (key == "row_ns")
-        p.row_ns = v;
-    else if (key == "atomic_ns")
-        p.atomic_ns = v;
-    else if (key == "sector_gbs")
-        p.sector_gbs = v;
-    else if (key == "atomic_lanes_per_ns")
-        p.atomic_lanes_per_ns = v;
-    else if (key == "narrow_gbs")
-        p.narrow_gbs = v;
-    else if (key == "coo_gbs")
-        p.coo_gbs = v;
-    else if (key == "line_bytes")
-        p.line_bytes = v;
-    else if (key == "latency_ns")
-        p.latency_ns = v;
-    else if (key == "l1_bytes")
-        p.l1_bytes = v;
-    else if (key == "warps_per_sm")
-        p.warps_per_sm = static_cast<int>(v);
-    else if (key == "gather_gbs")
-        p.gather_gbs = v;
-    else if (key == "pcie_gbs")
-        p.pcie_gbs = v;
+    if (const auto real = real_keys().find(key); real != real_keys().end())
+        p.*(real->second) = v;
+    else if (const auto count = count_keys().find(key); count != count_keys().end())
+        p.*(count->second) = static_cast<int>(v);
     else
         throw InputError(path, line, "unknown key '" + key + "'");
     if (p.sms < 1 || p.lanes_per_sm < 1 || p.warp < 1 || p.warps_per_sm < 1)
@@ -133,7 +130,8 @@ void write_device_params(const std::string& path, const DeviceParams& p, const s
         << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns
         << "\nwarp_step_ns " << p.warp_step_ns << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns
         << "\nsector_gbs " << p.sector_gbs << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs "
-        << p.narrow_gbs << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nlatency_ns "
+        << p.narrow_gbs << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nline_atomic_ns_float "
+        << p.line_atomic_ns_float << "\nline_atomic_ns_double " << p.line_atomic_ns_double << "\nlatency_ns "
         << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm << "\ngather_gbs "
         << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
     if (!out) throw Error(path + ": write failed");

@@ -67,8 +67,9 @@ struct StorageInputs {
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
 /// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
-/// atomic_lanes_per_ns, narrow_gbs, coo_gbs and latency_ns are what `spmv-kit calibrate` measures on
-/// its own matrices (one long row, many one-entry rows, rows of 64 random entries, three bands), and
+/// atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs, coo_gbs and latency_ns are what
+/// `spmv-kit calibrate` measures on its own matrices (one long row, many one-entry rows, rows of 64
+/// random entries, 1024 rows of 32 and 128, three bands), and
 /// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
@@ -94,6 +95,10 @@ struct DeviceParams {
                                         ///< band, COO bytes per second, GB/s
     double line_bytes = 128;            ///< bytes of one L2 cache line: atomics on the y entries of one line queue
                                         ///< behind each other (atomic_line_ms)
+    double line_atomic_ns_float = 3.1;  ///< one more float atomicAdd on a line of y when all of y is a few lines
+                                        ///< (coo-atomic on 1024 rows: 128 random entries a row less 32, per added
+                                        ///< atomic per line; 3.08 on an H200, h200-2026-11-28e/atomic_small_y.csv)
+    double line_atomic_ns_double = 4.0;  ///< the same in double (3.97 on that H200)
     double latency_ns = 900;            ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
                                         ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
     double l1_bytes = 256 * 1024;       ///< L1 per SM: holds the lines a warp per row re-reads while it fits
