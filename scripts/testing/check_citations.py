@@ -17,8 +17,8 @@ tune_check.csv: run, matrix, precision, kernel; tune_check_totals.csv: run; gemv
 n, precision, op, kernel; gemv_ncu.csv: n, precision, op, code; random32_l2.csv: matrix,
 precision, kernel; merge_shape_ab.csv: build, matrix, precision; merge_shape_geomean.csv: build,
 precision; sell_targets.csv: matrix, precision; sell_threads.csv: matrix, precision, threads; sell_pick.csv: sweep, matrix, precision;
-sell_kernel_ab.csv, sell_hoist_ab.csv: build, matrix, precision, kernel; format_choice_eval.csv: kernel; real_times.csv:
-matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent);
+sell_kernel_ab.csv, sell_hoist_ab.csv: build, matrix, precision, kernel; format_choice_eval.csv: kernel; real_times.csv,
+atomic_small_y.csv: matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent);
 timeline_*.csv: rank, iteration, phase). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
 no figure is copied by hand: a re-run that changes a result fails this check until the
@@ -49,6 +49,7 @@ KEYS = {
     "dia_path_bytes.csv": lambda r: [r["kernel"]],
     "format_choice_eval.csv": lambda r: [r["kernel"]],
     "real_times.csv": lambda r: [r["matrix"], r["precision"], r["kernel"]],
+    "atomic_small_y.csv": lambda r: [r["matrix"], r["precision"], r["kernel"]],
     "csr5_vs_original.csv": lambda r: [r["matrix"], r["precision"], r["code"]],
     "gemv_sweep.csv": GEMV_KEY,
     "tune_check.csv": lambda r: [r["run"], r["matrix"], r["precision"], r["kernel"]],
