@@ -56,7 +56,7 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
     std::ofstream csv(csv_path);
     if (!csv) throw Error(csv_path + ": cannot write the prediction CSV");
     csv << "matrix,precision,kernel,format,feasible,predicted_ms,bytes,stream_gbs,am_ms,gather_ms,sector_ms,atomic_ms,"
-           "ctc_ms,serial_ms,launch_ms,launches,rounds,rounds_ms,picked\n";
+           "ctc_ms,serial_ms,launch_ms,launches,rounds,rounds_ms,fixed_ms,picked\n";
     std::string name = file.substr(file.find_last_of('/') + 1);
     name = name.substr(0, name.find('.'));
     for (const model::KernelPrediction& k : r.kit)
@@ -64,7 +64,7 @@ void print_format_model(const CooMatrix& A, const std::string& file, const std::
             << (k.feasible ? 1 : 0) << "," << k.total_ms << "," << k.bytes << "," << k.stream_gbs << "," << k.am_ms
             << "," << k.gather_ms << "," << k.sector_ms << "," << k.atomic_ms << "," << k.ctc_m_ms + k.ctc_a_ms << ","
             << k.serial_ms << "," << k.launch_ms << "," << k.launches << "," << k.rounds << "," << k.rounds_ms << ","
-            << (k.variant == r.pick ? 1 : 0) << "\n";
+            << k.fixed_ms << "," << (k.variant == r.pick ? 1 : 0) << "\n";
     if (!csv) throw Error(csv_path + ": write failed");
 }
 

@@ -45,7 +45,8 @@ def common(p):
     g.add_argument("--no-cuda", action="store_true", help="build without nvcc (CUDA tests then report not run)")
     g.add_argument("--frozen-cache", action="store_true",
                    help="use the prebuilt tree as it is; never rebuild it (Gradescope, cluster arrays)")
-    g.add_argument("--jobs", type=int, default=2, help="make -j for builds (default: 2)")
+    g.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                   help="make -j for builds (default: this machine's cores)")
     g = p.add_argument_group("limits for student code")
     g.add_argument("--timeout", type=float, default=60, help="wall-clock seconds per test binary (default: 60)")
     g.add_argument("--memory-mb", type=int, default=4096, help="memory limit of a test binary (default: 4096)")

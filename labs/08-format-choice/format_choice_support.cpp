@@ -106,6 +106,7 @@ ModelReport model_report(const CooMatrix& A, Precision precision, const DevicePa
     // The pick is the kit's model's: the paper's terms with launches and dependent rounds
     // added, over every CUDA kernel of the kit (kit_kernels.hpp).
     out.kit = predict_kit_kernels(A, out, vb, params);
+    apply_fixed_costs(out.kit, precision, params);
     const KernelPrediction& best = out.kit[pick_fastest(out.kit)];
     out.pick = best.variant;
     const KernelPrediction* second = nullptr;

@@ -9,6 +9,7 @@
 #include "format_choice.hpp"
 #include "formats/csr5.hpp"
 #include "formats/sell.hpp"
+#include "io/generators.hpp"
 #include "measure/bytes_model.hpp"
 
 namespace kit::model {
@@ -19,10 +20,17 @@ double pure_launch_us(const DeviceParams& p) {
 
 namespace {
 
-constexpr int kCsr5Omega = 32;       // CSR5's tile: a warp of lanes
+constexpr int kCsr5Omega = 32;           // CSR5's tile: a warp of lanes
 constexpr count_t kSegmentedChunks = 8;  // coo-segmented: 8 chunks of 32 entries per warp, one after the other
 constexpr count_t kGemvBlock = 64;       // the dense kernels' 64 x 4 shape (lab 09's register_cuda.cu)
 constexpr double kGemvThreadY = 4;
+
+/// The prediction of `variant` in `kit`, or nullptr.
+const KernelPrediction* find_prediction(const std::vector<KernelPrediction>& kit, const std::string& variant) {
+    for (const KernelPrediction& k : kit)
+        if (k.variant == variant) return &k;
+    return nullptr;
+}
 
 /// What the kit's model needs beyond the paper's inputs, from A itself.
 struct Structure {
@@ -37,7 +45,8 @@ struct Structure {
 count_t window_slots(std::vector<index_t>& lengths) {
     std::sort(lengths.begin(), lengths.end(), std::greater<>());
     count_t slots = 0;
-    for (std::size_t c = 0; c < lengths.size(); c += kSellDefaultC) slots += static_cast<count_t>(lengths[c]) * kSellDefaultC;
+    for (std::size_t c = 0; c < lengths.size(); c += kSellDefaultC)
+        slots += static_cast<count_t>(lengths[c]) * kSellDefaultC;
     lengths.clear();
     return slots;
 }
@@ -109,8 +118,7 @@ public:
 
     /// The paper's prediction of a covered kernel, the start of a kit kernel's.
     KernelPrediction analog(const std::string& name) const {
-        for (const KernelPrediction& k : paper_.kernels)
-            if (k.variant == name) return k;
+        if (const KernelPrediction* k = find_prediction(paper_.kernels, name)) return *k;
         throw Error("predict_kit_kernels: the paper's prediction of " + name + " is missing");
     }
 
@@ -156,8 +164,9 @@ void KitModel::coo_and_csr() {
     KernelPrediction lanes = analog("csr-vector");
     int group = 2;  // choose_lanes: the smallest power of two >= the mean row length, in [2, 32]
     while (group < p.warp && group < paper_.mean) group *= 2;
-    lanes.serial_ms = std::max(std::ceil(longest / static_cast<double>(group)) * p.warp_step_ns,
-                               N * p.row_ns * group / p.warp) * 1e-6;
+    lanes.serial_ms =
+        std::max(std::ceil(longest / static_cast<double>(group)) * p.warp_step_ns, N * p.row_ns * group / p.warp) *
+        1e-6;
     add(lanes, "csr-lanes", 1, 4);
     // csr-merge: equal shares of rows and entries per thread, so no row-long chain; its tile's
     // start, the tile's row offsets into shared memory, column indices and values, x, y staged
@@ -286,6 +295,22 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     model.dia_bcsr();
     model.dense();
     return model.take();
+}
+
+void apply_fixed_costs(std::vector<KernelPrediction>& kit, Precision precision, const DeviceParams& p) {
+    const std::map<std::string, double>& fixed_us = p.fixed_us(precision == Precision::f32 ? 4 : 8);
+    if (fixed_us.empty()) return;
+    DeviceParams modelled = p;
+    modelled.fixed_us_float.clear();  // the model's own figures on the 4x4 example, to take away
+    modelled.fixed_us_double.clear();
+    const std::vector<KernelPrediction> small = model_report(example4x4(), precision, modelled).kit;
+    for (KernelPrediction& k : kit) {
+        const auto fixed = fixed_us.find(k.variant);
+        const KernelPrediction* own = find_prediction(small, k.variant);
+        if (fixed == fixed_us.end() || !own || k.launches == 0) continue;
+        k.fixed_ms = fixed->second * 1e-3;
+        k.total_ms = k.fixed_ms + std::max(0.0, k.total_ms - own->total_ms);
+    }
 }
 
 }  // namespace kit::model

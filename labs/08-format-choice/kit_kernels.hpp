@@ -8,8 +8,9 @@
 /// less the four dependent rounds that csr-scalar's launch on the 4x4 example holds), and its
 /// dependent DRAM rounds at latency_ns each; and it predicts the kernels the paper does not cover (csr-lanes,
 /// csr-merge, csr5, the BCSR kernels, the DIA kernels of lab 07, SELL, the dense kernels) from
-/// the paper kernel they resemble, with their own bytes, launches and rounds. Handout 08,
-/// "The kit's model", gives each term with the measurement behind it.
+/// the paper kernel they resemble, with their own bytes, launches and rounds. Where calibrate
+/// timed a kernel on the 4x4 example, that time replaces the model's own figure for that matrix
+/// (apply_fixed_costs). Handout 08, "The kit's model", gives each term with the measurement behind it.
 #pragma once
 
 #include <string>
@@ -31,5 +32,15 @@ double pure_launch_us(const DeviceParams& p);
 /// @param value_bytes [in] 4 or 8  @param p [in] device parameters
 std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const ModelReport& paper, count_t value_bytes,
                                                   const DeviceParams& p);
+
+/// @brief Charges each kernel the fixed cost calibrate measured (DeviceParams::fixed_us()): the
+/// kernel's time on the 4x4 example, plus what the model predicts beyond its own prediction for
+/// that matrix. A model of launches and rounds predicts every small matrix at the same floor for
+/// kernels that differ there by half a microsecond (coo-segmented's and the dense kernels' set-up
+/// against coo-atomic's); the measurement tells them apart. No-op when the precision's map is
+/// empty; kernels that launch nothing (an empty matrix) keep their prediction.
+/// @param kit [in,out] ModelReport::kit  @param precision [in] the working precision
+/// @param p [in] device parameters
+void apply_fixed_costs(std::vector<KernelPrediction>& kit, Precision precision, const DeviceParams& p);
 
 }  // namespace kit::model

@@ -39,8 +39,7 @@ double atomic_line_ms(const RowLengthPmf& pmf, index_t skip, double value_bytes,
     }
     // All of y on few lines: every line's share of the atomics queues on it, whatever the rows.
     const double y_lines = std::max(1.0, static_cast<double>(pmf.rows) / entries_per_line);
-    const double line_ns = value_bytes <= 4 ? p.line_atomic_ns_float : p.line_atomic_ns_double;
-    return std::max(window_ns, atomics / y_lines * line_ns) * 1e-6;
+    return std::max(window_ns, atomics / y_lines * p.line_atomic_ns(value_bytes)) * 1e-6;
 }
 
 }  // namespace kit::model

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <map>
+#include <utility>
 #include <sstream>
 
 #include "core/kit_error.hpp"
@@ -46,9 +46,9 @@ DeviceParams h100_defaults() { return DeviceParams{}; }
 
 namespace {
 
-// The numeric keys: each names the DeviceParams member it sets.
-const std::map<std::string, double DeviceParams::*>& real_keys() {
-    static const std::map<std::string, double DeviceParams::*> keys = {
+// The numeric keys, in the file's order: each names the DeviceParams member it sets.
+const std::vector<std::pair<std::string, double DeviceParams::*>>& real_keys() {
+    static const std::vector<std::pair<std::string, double DeviceParams::*>> keys = {
         {"bandwidth_gbs", &DeviceParams::bandwidth_gbs},
         {"transaction_bytes", &DeviceParams::transaction_bytes},
         {"clock_ghz", &DeviceParams::clock_ghz},
@@ -71,13 +71,36 @@ const std::map<std::string, double DeviceParams::*>& real_keys() {
     return keys;
 }
 
-// The whole-number keys (counts of SMs, lanes, threads).
-const std::map<std::string, int DeviceParams::*>& count_keys() {
-    static const std::map<std::string, int DeviceParams::*> keys = {{"sms", &DeviceParams::sms},
-                                                                    {"lanes_per_sm", &DeviceParams::lanes_per_sm},
-                                                                    {"warp", &DeviceParams::warp},
-                                                                    {"warps_per_sm", &DeviceParams::warps_per_sm}};
+// The whole-number keys (counts of SMs, lanes, threads), in the file's order.
+const std::vector<std::pair<std::string, int DeviceParams::*>>& count_keys() {
+    static const std::vector<std::pair<std::string, int DeviceParams::*>> keys = {
+        {"sms", &DeviceParams::sms},
+        {"lanes_per_sm", &DeviceParams::lanes_per_sm},
+        {"warp", &DeviceParams::warp},
+        {"warps_per_sm", &DeviceParams::warps_per_sm}};
     return keys;
+}
+
+// A kernel's fixed cost is the key "fixed_us_float.<kernel>" or "fixed_us_double.<kernel>".
+const std::vector<std::pair<std::string, std::map<std::string, double> DeviceParams::*>>& fixed_keys() {
+    static const std::vector<std::pair<std::string, std::map<std::string, double> DeviceParams::*>> keys = {
+        {"fixed_us_float.", &DeviceParams::fixed_us_float}, {"fixed_us_double.", &DeviceParams::fixed_us_double}};
+    return keys;
+}
+
+// The fixed-cost map a key "<prefix><kernel>" names, with the kernel's name; nullptr if none.
+std::map<std::string, double>* fixed_map(DeviceParams& p, const std::string& key, std::string& kernel) {
+    for (const auto& [prefix, member] : fixed_keys())
+        if (key.size() > prefix.size() && key.compare(0, prefix.size(), prefix) == 0) {
+            kernel = key.substr(prefix.size());
+            return &(p.*member);
+        }
+    return nullptr;
+}
+
+template <typename Member>
+auto find_key(const std::vector<std::pair<std::string, Member>>& keys, const std::string& key) {
+    return std::find_if(keys.begin(), keys.end(), [&](const auto& k) { return k.first == key; });
 }
 
 // Each key names a DeviceParams member; text values are kept whole (the device name has spaces).
@@ -91,10 +114,12 @@ void set_param(DeviceParams& p, const std::string& key, const std::string& value
     std::string rest;
     if (!(in >> v) || (in >> rest) || !(v > 0))
         throw InputError(path, line, "'" + key + "' needs one positive number, got '" + value + "'");
-    if (const auto real = real_keys().find(key); real != real_keys().end())
+    if (const auto real = find_key(real_keys(), key); real != real_keys().end())
         p.*(real->second) = v;
-    else if (const auto count = count_keys().find(key); count != count_keys().end())
+    else if (const auto count = find_key(count_keys(), key); count != count_keys().end())
         p.*(count->second) = static_cast<int>(v);
+    else if (std::string kernel; auto* fixed = fixed_map(p, key, kernel))
+        (*fixed)[kernel] = v;
     else
         throw InputError(path, line, "unknown key '" + key + "'");
     if (p.sms < 1 || p.lanes_per_sm < 1 || p.warp < 1 || p.warps_per_sm < 1)
@@ -125,15 +150,11 @@ void write_device_params(const std::string& path, const DeviceParams& p, const s
     if (!out) throw Error(path + ": cannot write the device parameter file");
     std::istringstream lines(header);
     for (std::string l; std::getline(lines, l);) out << "# " << l << "\n";
-    out << "device " << p.device << "\nbandwidth_gbs " << p.bandwidth_gbs << "\ntransaction_bytes "
-        << p.transaction_bytes << "\nclock_ghz " << p.clock_ghz << "\nsms " << p.sms << "\nlanes_per_sm "
-        << p.lanes_per_sm << "\nwarp " << p.warp << "\nlaunch_us " << p.launch_us << "\nstep_ns " << p.step_ns
-        << "\nwarp_step_ns " << p.warp_step_ns << "\nrow_ns " << p.row_ns << "\natomic_ns " << p.atomic_ns
-        << "\nsector_gbs " << p.sector_gbs << "\natomic_lanes_per_ns " << p.atomic_lanes_per_ns << "\nnarrow_gbs "
-        << p.narrow_gbs << "\ncoo_gbs " << p.coo_gbs << "\nline_bytes " << p.line_bytes << "\nline_atomic_ns_float "
-        << p.line_atomic_ns_float << "\nline_atomic_ns_double " << p.line_atomic_ns_double << "\nlatency_ns "
-        << p.latency_ns << "\nl1_bytes " << p.l1_bytes << "\nwarps_per_sm " << p.warps_per_sm << "\ngather_gbs "
-        << p.gather_gbs << "\npcie_gbs " << p.pcie_gbs << "\n";
+    out << "device " << p.device << "\n";
+    for (const auto& [key, member] : real_keys()) out << key << " " << p.*member << "\n";
+    for (const auto& [key, member] : count_keys()) out << key << " " << p.*member << "\n";
+    for (const auto& [prefix, member] : fixed_keys())
+        for (const auto& [kernel, us] : p.*member) out << prefix << kernel << " " << us << "\n";
     if (!out) throw Error(path + ": write failed");
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -73,39 +74,59 @@ struct StorageInputs {
 /// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
-    double bandwidth_gbs = 3000;        ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
-    double transaction_bytes = 32;      ///< RW: bytes of one DRAM transaction (a sector)
-    double clock_ghz = 1.98;            ///< F_S: SM clock, GHz
-    int sms = 132;                      ///< streaming multiprocessors
-    int lanes_per_sm = 64;              ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
-    int warp = 32;                      ///< W: threads per warp
-    double launch_us = 5.6;             ///< one kernel launch and its completion, microseconds
-    double step_ns = 89.0;              ///< one iteration of one thread's loop over its row (a load's latency)
-    double warp_step_ns = 221.0;        ///< one iteration of one warp's loop over its row (csr-vector)
-    double row_ns = 0.22;               ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
-    double atomic_ns = 1.75;            ///< one atomicAdd on the address the previous one hit (a long row's y)
-    double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
-    double sector_gbs = 680;            ///< bytes of values and indices per second when each thread reads its own
-                                        ///< lines from L2 (csr-scalar's long rows), GB/s
-    double narrow_gbs = 2400;           ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
-                                        ///< float): a warp's load is one request, so a kernel loading b bytes per lane
-                                        ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
-    double coo_gbs = 2350;              ///< rate at which a COO kernel streams its entries (value, row and column
-                                        ///< index per lane, one entry per lane and step): coo-segmented in double on a
-                                        ///< band, COO bytes per second, GB/s
-    double line_bytes = 128;            ///< bytes of one L2 cache line: atomics on the y entries of one line queue
-                                        ///< behind each other (atomic_line_ms)
-    double line_atomic_ns_float = 3.1;  ///< one more float atomicAdd on a line of y when all of y is a few lines
-                                        ///< (coo-atomic on 1024 rows: 128 random entries a row less 32, per added
-                                        ///< atomic per line; 3.08 on an H200, h200-2026-11-28e/atomic_small_y.csv)
+    double bandwidth_gbs = 3000;         ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
+    double transaction_bytes = 32;       ///< RW: bytes of one DRAM transaction (a sector)
+    double clock_ghz = 1.98;             ///< F_S: SM clock, GHz
+    int sms = 132;                       ///< streaming multiprocessors
+    int lanes_per_sm = 64;               ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
+    int warp = 32;                       ///< W: threads per warp
+    double launch_us = 5.6;              ///< one kernel launch and its completion, microseconds
+    double step_ns = 89.0;               ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 221.0;         ///< one iteration of one warp's loop over its row (csr-vector)
+    double row_ns = 0.22;                ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double atomic_ns = 1.75;             ///< one atomicAdd on the address the previous one hit (a long row's y)
+    double atomic_lanes_per_ns = 1240;   ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
+    double sector_gbs = 680;             ///< bytes of values and indices per second when each thread reads its own
+                                         ///< lines from L2 (csr-scalar's long rows), GB/s
+    double narrow_gbs = 2400;            ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
+                                         ///< float): a warp's load is one request, so a kernel loading b bytes per lane
+                                         ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double coo_gbs = 2350;               ///< rate at which a COO kernel streams its entries (value, row and column
+                                         ///< index per lane, one entry per lane and step): coo-segmented in double on a
+                                         ///< band, COO bytes per second, GB/s
+    double line_bytes = 128;             ///< bytes of one L2 cache line: atomics on the y entries of one line queue
+                                         ///< behind each other (atomic_line_ms)
+    double line_atomic_ns_float = 3.1;   ///< one more float atomicAdd on a line of y when all of y is a few lines
+                                         ///< (coo-atomic on 1024 rows: 128 random entries a row less 32, per added
+                                         ///< atomic per line; 3.08 on an H200, h200-2026-11-28e/atomic_small_y.csv)
     double line_atomic_ns_double = 4.0;  ///< the same in double (3.97 on that H200)
-    double latency_ns = 900;            ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
-                                        ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
-    double l1_bytes = 256 * 1024;       ///< L1 per SM: holds the lines a warp per row re-reads while it fits
-    int warps_per_sm = 64;              ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
-    double gather_gbs = 5000;           ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
-                                        ///< when the entries do not lie on few diagonals
-    double pcie_gbs = 25;               ///< host-to-device copy bandwidth, for DDT, GB/s
+    double latency_ns = 900;             ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
+                                         ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
+    double l1_bytes = 256 * 1024;        ///< L1 per SM: holds the lines a warp per row re-reads while it fits
+    int warps_per_sm = 64;               ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
+    double gather_gbs = 5000;            ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
+                                         ///< when the entries do not lie on few diagonals
+    double pcie_gbs = 25;                ///< host-to-device copy bandwidth, for DDT, GB/s
+    /// Each kit CUDA kernel's cold median on the 4x4 example in float (`spmv-kit calibrate`),
+    /// microseconds: its fixed cost, which the kit's model charges in place of its own prediction
+    /// on that matrix (apply_fixed_costs). Empty (the defaults, an older file): the model's own figures.
+    std::map<std::string, double> fixed_us_float = {};
+    std::map<std::string, double> fixed_us_double = {};  ///< the same in double (some kernels differ: gemv-streamed)
+
+    /// @brief line_atomic_ns_float or _double for a y value of `value_bytes` (4 or 8).
+    /// @param value_bytes [in] bytes of one y value
+    double line_atomic_ns(double value_bytes) const {
+        return value_bytes <= 4 ? line_atomic_ns_float : line_atomic_ns_double;
+    }
+    /// @brief fixed_us_float or fixed_us_double for values of `value_bytes` (4 or 8).
+    /// @param value_bytes [in] bytes of one value
+    const std::map<std::string, double>& fixed_us(double value_bytes) const {
+        return value_bytes <= 4 ? fixed_us_float : fixed_us_double;
+    }
+    /// @copydoc fixed_us(double) const
+    std::map<std::string, double>& fixed_us(double value_bytes) {
+        return value_bytes <= 4 ? fixed_us_float : fixed_us_double;
+    }
 };
 
 /// @brief The documented H100 defaults, used when no calibration file exists.
@@ -146,6 +167,7 @@ struct KernelPrediction {
     int launches = 1;       ///< kernel launches of one SpMV (the kit's model, kit_kernels.cpp)
     double rounds = 0;      ///< dependent DRAM round trips on the critical path of a cold call (the kit's model)
     double rounds_ms = 0;   ///< rounds x latency_ns (the kit's model; 0 in the paper's)
+    double fixed_ms = 0;    ///< the kernel's measured time on the 4x4 example (DeviceParams::fixed_us()), 0 if none
     double total_ms = 0;    ///< predicted time of one SpMV
     bool feasible = true;   ///< false if the kit's container would refuse the conversion
     std::string why_not;    ///< why it is not feasible
