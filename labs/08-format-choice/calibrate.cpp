@@ -23,10 +23,11 @@
 #include <string>
 
 #include "check/checked_run.hpp"
-#include "format_choice.hpp"
 #include "core/args.hpp"
 #include "core/kit_error.hpp"
+#include "format_choice.hpp"
 #include "io/generators.hpp"
+#include "kit_kernels.hpp"
 #include "measure/bandwidth_ceiling.hpp"
 #include "measure/bytes_model.hpp"
 #include "model/format_model.hpp"
@@ -48,9 +49,10 @@ const char* kHelp =
     "and double), the DRAM rate of 4-byte loads per lane (dia-naive in float on 8 diagonals 4096\n"
     "apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals) and DRAM's\n"
     "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
-    "of its own, and every kernel's fixed cost (its time on the 4x4 example); reads the SMs and\n"
-    "resident threads of the device, and writes them as the file that $KIT_DEVICE_PARAMS points\n"
-    "spmv-kit info, run --format auto and the benchmark at.\n"
+    "of its own, and every kernel's fixed cost (its time on the 4x4 example, or a dense 64 x 64\n"
+    "matrix for the dense kernels); reads the SMs and resident threads of the device, and writes\n"
+    "them as the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the\n"
+    "benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
 constexpr index_t kLongRow = 1 << 18;     // one row this long: the chains dwarf a launch
@@ -201,9 +203,9 @@ index_t measure_latency(DeviceParams& p) {
     return short_rows;
 }
 
-/// Each kernel of the kit's model, timed on the 4x4 example in both precisions (some kernels
-/// take another path in float: gemv-streamed): its fixed cost (apply_fixed_costs). The kernel
-/// list is the model's own, so an unfinished lab 08 skips this step and says so.
+/// Each kernel of the kit's model, timed on its fixed_cost_matrix() in both precisions: its
+/// fixed cost (apply_fixed_costs). The kernel list is the model's own, so an unfinished lab 08
+/// skips this step and says so.
 void measure_fixed_costs(DeviceParams& p) {
     for (const Precision precision : {Precision::f32, Precision::f64}) {
         std::vector<KernelPrediction> kit;
@@ -216,7 +218,7 @@ void measure_fixed_costs(DeviceParams& p) {
         for (const KernelPrediction& k : kit)
             if (k.feasible && registry().find(k.variant, Backend::cuda))
                 p.fixed_us(precision == Precision::f32 ? 4 : 8)[k.variant] =
-                    cold_ms(k.variant, example4x4(), precision) * 1e3;
+                    cold_ms(k.variant, fixed_cost_matrix(k.format), precision) * 1e3;
     }
 }
 
@@ -248,7 +250,9 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            "latency_ns: dia-vec4 (float) on a band of " +
            std::to_string(latency_rows) + " rows and " + std::to_string(kLatencyDiagonals) +
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
-           "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example, microseconds\n"
+           "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example (a dense 64 x "
+           "64 "
+           "matrix for the dense kernels), microseconds\n"
            "sms, warps_per_sm, warp: the device's properties\n"
            "the other keys are the documented H100 defaults (format_model.hpp)";
 }

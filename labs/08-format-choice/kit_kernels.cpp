@@ -297,17 +297,25 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     return model.take();
 }
 
+CooMatrix fixed_cost_matrix(ModelFormat format) {
+    if (format != ModelFormat::dense) return example4x4();
+    return generate_dense(kGemvBlock, kGemvBlock, 1);
+}
+
 void apply_fixed_costs(std::vector<KernelPrediction>& kit, Precision precision, const DeviceParams& p) {
     const std::map<std::string, double>& fixed_us = p.fixed_us(precision == Precision::f32 ? 4 : 8);
     if (fixed_us.empty()) return;
     DeviceParams modelled = p;
-    modelled.fixed_us_float.clear();  // the model's own figures on the 4x4 example, to take away
+    modelled.fixed_us_float.clear();  // the model's own figures on the matrices calibrate timed, to take away
     modelled.fixed_us_double.clear();
-    const std::vector<KernelPrediction> small = model_report(example4x4(), precision, modelled).kit;
+    std::map<ModelFormat, std::vector<KernelPrediction>> small;  // per calibration matrix
     for (KernelPrediction& k : kit) {
         const auto fixed = fixed_us.find(k.variant);
-        const KernelPrediction* own = find_prediction(small, k.variant);
-        if (fixed == fixed_us.end() || !own || k.launches == 0) continue;
+        if (fixed == fixed_us.end() || k.launches == 0) continue;
+        const ModelFormat m = k.format == ModelFormat::dense ? ModelFormat::dense : ModelFormat::coo;
+        if (!small.count(m)) small[m] = model_report(fixed_cost_matrix(m), precision, modelled).kit;
+        const KernelPrediction* own = find_prediction(small[m], k.variant);
+        if (!own) continue;
         k.fixed_ms = fixed->second * 1e-3;
         k.total_ms = k.fixed_ms + std::max(0.0, k.total_ms - own->total_ms);
     }

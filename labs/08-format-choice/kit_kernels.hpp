@@ -9,8 +9,8 @@
 /// dependent DRAM rounds at latency_ns each; and it predicts the kernels the paper does not cover (csr-lanes,
 /// csr-merge, csr5, the BCSR kernels, the DIA kernels of lab 07, SELL, the dense kernels) from
 /// the paper kernel they resemble, with their own bytes, launches and rounds. Where calibrate
-/// timed a kernel on the 4x4 example, that time replaces the model's own figure for that matrix
-/// (apply_fixed_costs). Handout 08, "The kit's model", gives each term with the measurement behind it.
+/// timed a kernel on a small matrix (fixed_cost_matrix), that time replaces the model's own
+/// figure for that matrix (apply_fixed_costs). Handout 08, "The kit's model", gives each term with the measurement behind it.
 #pragma once
 
 #include <string>
@@ -33,12 +33,19 @@ double pure_launch_us(const DeviceParams& p);
 std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const ModelReport& paper, count_t value_bytes,
                                                   const DeviceParams& p);
 
+/// @brief The matrix on which calibrate times a kernel's fixed cost: the 4x4 example, and for
+/// the dense kernels one 64 x 64 block (on the 4x4 example lab 09's streamed kernels run only
+/// the partial block row, on a second stream, whose fork and join cost 4 to 6 us depending on
+/// what the process ran before). @param format [in] the kernel's ModelFormat
+CooMatrix fixed_cost_matrix(ModelFormat format);
+
 /// @brief Charges each kernel the fixed cost calibrate measured (DeviceParams::fixed_us()): the
-/// kernel's time on the 4x4 example, plus what the model predicts beyond its own prediction for
-/// that matrix. A model of launches and rounds predicts every small matrix at the same floor for
-/// kernels that differ there by half a microsecond (coo-segmented's and the dense kernels' set-up
-/// against coo-atomic's); the measurement tells them apart. No-op when the precision's map is
-/// empty; kernels that launch nothing (an empty matrix) keep their prediction.
+/// kernel's time on its fixed_cost_matrix(), plus what the model predicts beyond its own
+/// prediction for that matrix. A model of launches and rounds predicts every small matrix at
+/// the same floor for kernels that differ there by half a microsecond (coo-segmented's and the
+/// dense kernels' set-up against coo-atomic's); the measurement tells them apart. No-op when
+/// the precision's map is empty; kernels that launch nothing (an empty matrix) keep their
+/// prediction.
 /// @param kit [in,out] ModelReport::kit  @param precision [in] the working precision
 /// @param p [in] device parameters
 void apply_fixed_costs(std::vector<KernelPrediction>& kit, Precision precision, const DeviceParams& p);

@@ -1,6 +1,7 @@
 // The given fixed costs (kit::model::apply_fixed_costs, kit_kernels.cpp): a kernel's time on
-// the 4x4 example, as calibrate measured it, replaces the model's own prediction for that
-// matrix, and the model's figure beyond it is added on. Not graded (a kit test of lab 08's
+// the 4x4 example (a 64 x 64 dense block for the dense kernels), as calibrate measured it,
+// replaces the model's own prediction for that matrix, and the model's figure beyond it is
+// added on. Not graded (a kit test of lab 08's
 // build, which needs the reference's model).
 #include <gtest/gtest.h>
 
@@ -110,6 +111,19 @@ TEST(FixedCosts, EachPrecisionHasItsOwn) {
     DeviceParams p = h100_defaults();
     p.fixed_us_float = {{"gemv-streamed", 6.0}};
     p.fixed_us_double = {{"gemv-streamed", 4.25}};
-    EXPECT_DOUBLE_EQ(kit_total_ms(model_report(example4x4(), Precision::f32, p), "gemv-streamed"), 6e-3);
-    EXPECT_DOUBLE_EQ(kit_total_ms(model_report(example4x4(), Precision::f64, p), "gemv-streamed"), 4.25e-3);
+    const CooMatrix block = fixed_cost_matrix(ModelFormat::dense);
+    EXPECT_DOUBLE_EQ(kit_total_ms(model_report(block, Precision::f32, p), "gemv-streamed"), 6e-3);
+    EXPECT_DOUBLE_EQ(kit_total_ms(model_report(block, Precision::f64, p), "gemv-streamed"), 4.25e-3);
+}
+
+TEST(FixedCosts, TheDenseKernelsAreTimedOnOneFullBlock) {
+    // the 4x4 example for the sparse kernels; 64 x 64, every entry stored, for the dense ones
+    // (on 4 rows lab 09's streamed kernels run only the partial block row, on a second stream)
+    const CooMatrix example = fixed_cost_matrix(ModelFormat::csr);
+    EXPECT_EQ(example.rows, 4);
+    EXPECT_EQ(example.nnz(), example4x4().nnz());
+    const CooMatrix block = fixed_cost_matrix(ModelFormat::dense);
+    EXPECT_EQ(block.rows, 64);
+    EXPECT_EQ(block.cols, 64);
+    EXPECT_EQ(block.nnz(), 64 * 64);
 }
