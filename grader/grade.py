@@ -36,6 +36,16 @@ def run_as_arg(text):
     return "" if text.lower() in ("", "none", "off") else text
 
 
+def default_jobs():
+    """make -j for builds: the cores this process may run on (not the host's, in a container
+    pinned to a few), at most 16: each nvcc job takes about a gigabyte."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 2
+    return max(1, min(cores, 16))
+
+
 def common(p):
     g = p.add_argument_group("kit and build")
     g.add_argument("--kit", type=Path, default=HERE.parent, help="the instructor's kit (default: this checkout)")
@@ -45,8 +55,8 @@ def common(p):
     g.add_argument("--no-cuda", action="store_true", help="build without nvcc (CUDA tests then report not run)")
     g.add_argument("--frozen-cache", action="store_true",
                    help="use the prebuilt tree as it is; never rebuild it (Gradescope, cluster arrays)")
-    g.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
-                   help="make -j for builds (default: this machine's cores)")
+    g.add_argument("--jobs", type=int, default=default_jobs(),
+                   help="make -j for builds (default: the cores this process may use, at most 16)")
     g = p.add_argument_group("limits for student code")
     g.add_argument("--timeout", type=float, default=60, help="wall-clock seconds per test binary (default: 60)")
     g.add_argument("--memory-mb", type=int, default=4096, help="memory limit of a test binary (default: 4096)")
