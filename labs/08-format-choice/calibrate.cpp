@@ -250,9 +250,9 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            "latency_ns: dia-vec4 (float) on a band of " +
            std::to_string(latency_rows) + " rows and " + std::to_string(kLatencyDiagonals) +
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
-           "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example (a dense 64 x "
-           "64 "
-           "matrix for the dense kernels), microseconds\n"
+           "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example "
+           "(a dense 64 x 64 matrix "
+           "for the dense kernels), microseconds\n"
            "sms, warps_per_sm, warp: the device's properties\n"
            "the other keys are the documented H100 defaults (format_model.hpp)";
 }

@@ -107,7 +107,7 @@ struct DeviceParams {
     double gather_gbs = 5000;            ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
                                          ///< when the entries do not lie on few diagonals
     double pcie_gbs = 25;                ///< host-to-device copy bandwidth, for DDT, GB/s
-    /// Each kit CUDA kernel's cold median on the 4x4 example in float (`spmv-kit calibrate`),
+    /// Each kit CUDA kernel's cold median in float on its fixed_cost_matrix (`spmv-kit calibrate`),
     /// microseconds: its fixed cost, which the kit's model charges in place of its own prediction
     /// on that matrix (apply_fixed_costs). Empty (the defaults, an older file): the model's own figures.
     std::map<std::string, double> fixed_us_float = {};
@@ -167,7 +167,7 @@ struct KernelPrediction {
     int launches = 1;       ///< kernel launches of one SpMV (the kit's model, kit_kernels.cpp)
     double rounds = 0;      ///< dependent DRAM round trips on the critical path of a cold call (the kit's model)
     double rounds_ms = 0;   ///< rounds x latency_ns (the kit's model; 0 in the paper's)
-    double fixed_ms = 0;    ///< the kernel's measured time on the 4x4 example (DeviceParams::fixed_us()), 0 if none
+    double fixed_ms = 0;    ///< the kernel's measured time on its fixed_cost_matrix (DeviceParams::fixed_us()), or 0
     double total_ms = 0;    ///< predicted time of one SpMV
     bool feasible = true;   ///< false if the kit's container would refuse the conversion
     std::string why_not;    ///< why it is not feasible

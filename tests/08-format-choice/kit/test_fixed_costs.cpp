@@ -1,8 +1,8 @@
 // The given fixed costs (kit::model::apply_fixed_costs, kit_kernels.cpp): a kernel's time on
 // the 4x4 example (a 64 x 64 dense block for the dense kernels), as calibrate measured it,
 // replaces the model's own prediction for that matrix, and the model's figure beyond it is
-// added on. Not graded (a kit test of lab 08's
-// build, which needs the reference's model).
+// added on. Not graded: a kit test of lab 08's build,
+// which needs the reference's model.
 #include <gtest/gtest.h>
 
 #include <cstdio>
