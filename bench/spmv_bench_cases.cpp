@@ -106,7 +106,7 @@ void add_figures(Record& rec, const kit::CheckedRun& c, const kit::BandwidthCeil
         rec.bound_gflops = ceiling.gbs * static_cast<double>(kit::spmv_flops(rec.nnz)) / static_cast<double>(r.bytes);
     }
     if (v.lab_bytes_per_2flops && ceiling.gbs > 0)  // a lab's own bytes model (lab 07's case study)
-        rec.step_bound_gflops = ceiling.gbs * 2.0 / v.lab_bytes_per_2flops(precision == Precision::f32 ? 4 : 8);
+        rec.step_bound_gflops = ceiling.gbs * 2.0 / v.lab_bytes_per_2flops(value_bytes_of(precision));
     if (r.steady_ms > 0) {
         rec.steady_ms = r.steady_ms;
         rec.steady_gflops = c.steady_gflops;

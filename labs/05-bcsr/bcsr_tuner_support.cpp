@@ -233,7 +233,7 @@ StructureModel structure_model(const BcsrProfile& profile, const std::string& va
 double structure_factor(const CooMatrix& A, const std::vector<count_t>& row_ptr, const BcsrProfile& profile,
                         const std::string& variant, Precision p, int r, int c, double sigma) {
     if (profile.panels.empty()) return 1.0;  // a GOSpMV profile: no sample needed
-    const BlockRowSample sample = sample_block_rows(A, row_ptr, r, c, sigma, p == Precision::f32 ? 4 : 8);
+    const BlockRowSample sample = sample_block_rows(A, row_ptr, r, c, sigma, value_bytes_of(p));
     return structure_model(profile, variant, p, r, c, sample).factor;
 }
 
@@ -318,7 +318,7 @@ std::string format_choice(const TunerChoice& choice, const BcsrProfile& profile)
 std::string describe_model(const CooMatrix& A, const BcsrProfile& profile, const std::string& variant, Precision p,
                            int r, int c, double sigma) {
     const std::string shape = variant + " " + std::to_string(r) + "x" + std::to_string(c);
-    const BlockRowSample sample = sample_block_rows(A, hub_row_ptr(A), r, c, sigma, p == Precision::f32 ? 4 : 8);
+    const BlockRowSample sample = sample_block_rows(A, hub_row_ptr(A), r, c, sigma, value_bytes_of(p));
     const StructureModel m = structure_model(profile, variant, p, r, c, sample);
     if (!m.used)
         return "tuner      time model of " + shape + ": no panel records, so GOSpMV's P_dense / fill (structure 1)\n";

@@ -157,7 +157,7 @@ int run_step(const kit::dia_path::StepInfo& s, const kit::Reference& ref, const 
         std::printf("%s: %s\n", kit::to_string(c.status).c_str(), c.message.c_str());
         return c.status == kit::RunStatus::todo || kit::is_failure(c.status) ? 1 : 0;
     }
-    const int vb = o.precision == kit::Precision::f32 ? 4 : 8;
+    const int vb = static_cast<int>(kit::value_bytes_of(o.precision));
     const double gbs = s.backend == kit::Backend::cuda ? cuda_gbs : cl_gbs;
     std::printf("%10.3f %9.2f %9.2f %8d ", c.result.median_ms(), c.gflops, c.steady_gflops,
                 kit::dia_path::bytes_per_2_flops(s.step, vb));

@@ -50,9 +50,9 @@ const char* kHelp =
     "apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals) and DRAM's\n"
     "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
     "of its own, and every kernel's fixed cost (its time on the 4x4 example, or a dense 64 x 64\n"
-    "matrix for the dense kernels); reads the SMs and resident threads of the device, and writes\n"
-    "them as the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and the\n"
-    "benchmark at.\n"
+    "matrix for lab 09's streamed kernels); reads the SMs and resident threads of the device, and\n"
+    "writes them as the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and\n"
+    "the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
 constexpr index_t kLongRow = 1 << 18;     // one row this long: the chains dwarf a launch
@@ -161,7 +161,7 @@ void measure_chains(DeviceParams& p) {
 /// difference leaves the launch and the loads' rounds out.
 double line_atomic_ns(const DeviceParams& p, Precision precision) {
     const CooMatrix short_rows = random_rows(kQueueRows, kQueueShort), long_rows = random_rows(kQueueRows, kQueueLong);
-    const double value_bytes = precision == Precision::f32 ? 4 : 8;
+    const double value_bytes = value_bytes_of(precision);
     const double lines = std::max(1.0, kQueueRows * value_bytes / p.line_bytes);
     const double added = static_cast<double>(long_rows.nnz() - short_rows.nnz()) / lines;
     const double ms = cold_ms("coo-atomic", long_rows, precision) - cold_ms("coo-atomic", short_rows, precision);
@@ -217,8 +217,8 @@ void measure_fixed_costs(DeviceParams& p) {
         }
         for (const KernelPrediction& k : kit)
             if (k.feasible && registry().find(k.variant, Backend::cuda))
-                p.fixed_us(precision == Precision::f32 ? 4 : 8)[k.variant] =
-                    cold_ms(k.variant, fixed_cost_matrix(k.format), precision) * 1e3;
+                p.fixed_us(value_bytes_of(precision))[k.variant] =
+                    cold_ms(k.variant, fixed_cost_matrix(k.variant), precision) * 1e3;
     }
 }
 
@@ -252,7 +252,7 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
            "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example "
            "(a dense 64 x 64 matrix "
-           "for the dense kernels), microseconds\n"
+           "for lab 09's streamed kernels), microseconds\n"
            "sms, warps_per_sm, warp: the device's properties\n"
            "the other keys are the documented H100 defaults (format_model.hpp)";
 }

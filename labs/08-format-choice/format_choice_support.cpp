@@ -82,7 +82,7 @@ bool padding_accepted(count_t slots, count_t nnz) {
 
 ModelReport model_report(const CooMatrix& A, Precision precision, const DeviceParams& params) {
     if (!A.is_normalized()) throw Error("model_report: hub matrix is not normalized (call normalize())");
-    const count_t vb = precision == Precision::f32 ? 4 : 8;
+    const count_t vb = value_bytes_of(precision);
     ModelReport out;
     out.pmf = pmf_by_entries(A);
     out.mean = mean_row_length(out.pmf);

@@ -200,17 +200,23 @@ void KitModel::padded() {
     waves = waves_not_occupancy(hyb, lane, rows, p);
     add(hyb, "hyb", coo_part ? 2 : 1, 3 + (coo_part ? 2 : 0), waves * later_rounds(in.hyb_width, kLoopUnroll));
     KernelPrediction sell = analog("ell");
-    sell.serial_ms = 0;
     sell.bytes = sell_bytes(N, M, st.sell_chunks, st.sell_slots, value_bytes);
-    waves = waves_not_occupancy(sell, lane, rows, p);
     sell.feasible = padding_accepted(st.sell_slots, nnz);
     sell.why_not = sell.feasible ? "" : "SELL would store " + std::to_string(st.sell_slots) + " slots";
-    add(sell, "sell", 1, 4, waves * later_rounds(longest, kLoopUnroll));
     // sell-auto shares a long row among T threads (lab 11): T times the threads, a T-th of the
     // trips each, and one more round, through shared memory, for the partial sums.
     const index_t T = sell_threads_for(static_cast<index_t>(kSellDefaultC), st.sell_slots, static_cast<index_t>(N));
-    waves = waves_not_occupancy(sell, lane, rows * T, p);
-    add(sell, "sell-auto", 1, T > 1 ? 5 : 4, waves * later_rounds((longest + T - 1) / T, kLoopUnroll));
+    for (const auto& [name, threads] : {std::pair<const char*, index_t>{"sell", 1}, {"sell-auto", T}}) {
+        // Chunks wider than the limit go to the wide kernel (lab 11's sell_split.cu): one more
+        // launch and its own rounds, and a row's segments meet on one y entry, atomic by atomic.
+        const count_t limit = sell_wide_limit(threads, st.sell_slots, static_cast<index_t>(N));
+        const bool wide = longest > limit;
+        sell.serial_ms =
+            wide ? static_cast<double>((longest + kSellWideSegment - 1) / kSellWideSegment) * p.atomic_ns * 1e-6 : 0;
+        waves = waves_not_occupancy(sell, lane, rows * threads, p);
+        add(sell, name, wide ? 2 : 1, (threads > 1 ? 5 : 4) + (wide ? 4 : 0),
+            waves * later_rounds((std::min(longest, limit) + threads - 1) / threads, kLoopUnroll));
+    }
 }
 
 void KitModel::dia_bcsr() {
@@ -297,24 +303,28 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
     return model.take();
 }
 
-CooMatrix fixed_cost_matrix(ModelFormat format) {
-    if (format != ModelFormat::dense) return example4x4();
+bool timed_on_dense_block(const std::string& variant) {
+    return variant.rfind("gemv-streamed", 0) == 0 || variant.rfind("gemv-tuned", 0) == 0;
+}
+
+CooMatrix fixed_cost_matrix(const std::string& variant) {
+    if (!timed_on_dense_block(variant)) return example4x4();
     return generate_dense(kGemvBlock, kGemvBlock, 1);
 }
 
 void apply_fixed_costs(std::vector<KernelPrediction>& kit, Precision precision, const DeviceParams& p) {
-    const std::map<std::string, double>& fixed_us = p.fixed_us(precision == Precision::f32 ? 4 : 8);
+    const std::map<std::string, double>& fixed_us = p.fixed_us(value_bytes_of(precision));
     if (fixed_us.empty()) return;
     DeviceParams modelled = p;
     modelled.fixed_us_float.clear();  // the model's own figures on the matrices calibrate timed, to take away
     modelled.fixed_us_double.clear();
-    std::map<ModelFormat, std::vector<KernelPrediction>> small;  // per calibration matrix
+    std::map<bool, std::vector<KernelPrediction>> small;  // keyed by timed_on_dense_block
     for (KernelPrediction& k : kit) {
         const auto fixed = fixed_us.find(k.variant);
         if (fixed == fixed_us.end() || k.launches == 0) continue;
-        const ModelFormat m = k.format == ModelFormat::dense ? ModelFormat::dense : ModelFormat::coo;
-        if (!small.count(m)) small[m] = model_report(fixed_cost_matrix(m), precision, modelled).kit;
-        const KernelPrediction* own = find_prediction(small[m], k.variant);
+        const bool block = timed_on_dense_block(k.variant);
+        if (!small.count(block)) small[block] = model_report(fixed_cost_matrix(k.variant), precision, modelled).kit;
+        const KernelPrediction* own = find_prediction(small[block], k.variant);
         if (!own) continue;
         k.fixed_ms = fixed->second * 1e-3;
         k.total_ms = k.fixed_ms + std::max(0.0, k.total_ms - own->total_ms);

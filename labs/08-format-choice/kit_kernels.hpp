@@ -33,11 +33,18 @@ double pure_launch_us(const DeviceParams& p);
 std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const ModelReport& paper, count_t value_bytes,
                                                   const DeviceParams& p);
 
-/// @brief The matrix on which calibrate times a kernel's fixed cost: the 4x4 example, and for
-/// the dense kernels one 64 x 64 block (on the 4x4 example lab 09's streamed kernels run only
-/// the partial block row, on a second stream, whose fork and join cost 4 to 6 us depending on
-/// what the process ran before). @param format [in] the kernel's ModelFormat
-CooMatrix fixed_cost_matrix(ModelFormat format);
+/// @brief Whether calibrate times `variant`'s fixed cost on one dense 64 x 64 block rather
+/// than the 4x4 example: lab 09's streamed kernels (gemv-streamed, gemv-tuned and their -t
+/// forms), which on 4 rows run only the partial block row, on a second stream whose fork and
+/// join cost 4 to 6 us depending on what the process ran before. The other dense kernels stay
+/// on the 4x4 example: on the block, gemv-thread's thread walks 64 columns, a chain the
+/// model prices lower, and that difference would land on every matrix.
+/// @param variant [in] registry name of a kernel
+bool timed_on_dense_block(const std::string& variant);
+
+/// @brief The matrix on which calibrate times a kernel's fixed cost: the dense block where
+/// timed_on_dense_block(), else the 4x4 example. @param variant [in] registry name of a kernel
+CooMatrix fixed_cost_matrix(const std::string& variant);
 
 /// @brief Charges each kernel the fixed cost calibrate measured (DeviceParams::fixed_us()): the
 /// kernel's time on its fixed_cost_matrix(), plus what the model predicts beyond its own

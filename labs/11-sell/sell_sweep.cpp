@@ -58,7 +58,7 @@ double time_setting(const Variant& v, const Reference& ref, RunOptions opt, cons
 /// 0 if not, -1 if no setting ran (a refused conversion, an unavailable backend).
 int sweep_matrix(const Variant& v, const Reference& ref, RunOptions opt, const std::string& file, std::ostream& csv) {
     const CooMatrix& A = ref.matrix();
-    const count_t value_bytes = opt.precision == Precision::f32 ? 4 : 8;
+    const count_t value_bytes = value_bytes_of(opt.precision);
     const SellCandidate pick = auto_setting(A, value_bytes);
     double best = std::numeric_limits<double>::infinity();
     for (index_t C : kSweepC)

@@ -22,8 +22,7 @@ CooMatrix normalized(CooMatrix A) {
 }
 
 bool same_matrix(const CooMatrix& a, const CooMatrix& b) {
-    return a.rows == b.rows && a.cols == b.cols && a.row_idx == b.row_idx && a.col_idx == b.col_idx &&
-           a.vals == b.vals;
+    return a.rows == b.rows && a.cols == b.cols && a.row_idx == b.row_idx && a.col_idx == b.col_idx && a.vals == b.vals;
 }
 
 }  // namespace
@@ -139,4 +138,34 @@ TEST(Sell, RefusesPaddingBeyondTheLimitWithTheFigures) {
     }
     // A window over every row gathers the long rows into two chunks: accepted.
     EXPECT_NO_THROW(Sell<double>::from_coo(A, {32, 64 * 32}));
+}
+
+TEST(SellWidePlan, ChunksFarWiderThanTheMeanGoToTheWideKernelInSegments) {
+    // 10 chunks: nine of width 4, one of width 600; 10 rows per chunk, so the mean stored row
+    // is (9 * 4 + 600) / 10 = 63.6 slots, and the limit is max(128 * T, 4 * 63.6 = 254).
+    std::vector<index_t> widths(10, 4);
+    widths[3] = 600;
+    const kit::count_t slots = (9 * 4 + 600) * 10;
+    const kit::SellWidePlan one = kit::sell_wide_plan(widths, 1, slots, 100);
+    EXPECT_EQ(one.width_limit, 254);
+    std::vector<index_t> seen(10, 4);
+    seen[3] = 0;
+    EXPECT_EQ(one.row_widths, seen);
+    // ceil(600 / 256) = 3 segments, from slots 0, 256 and 512
+    EXPECT_EQ(one.wide_chunk, (std::vector<index_t>{3, 3, 3}));
+    EXPECT_EQ(one.wide_from, (std::vector<index_t>{0, 256, 512}));
+    // with 8 threads a row the limit is 1024 slots: the row kernels keep every chunk
+    const kit::SellWidePlan eight = kit::sell_wide_plan(widths, 8, slots, 100);
+    EXPECT_EQ(eight.width_limit, 1024);
+    EXPECT_EQ(eight.row_widths, widths);
+    EXPECT_TRUE(eight.wide_chunk.empty());
+}
+
+TEST(SellWidePlan, UniformlyLongRowsNeverTakeTheWidePath) {
+    // a dense 300 x 300 matrix: every chunk 300 wide, the mean row 300
+    const Sell<double> m = Sell<double>::from_coo(kit::generate_dense(300, 300, 1), {32, 32});
+    const kit::SellWidePlan plan = kit::sell_wide_plan(m.chunk_width, 1, m.slots(), m.rows);
+    EXPECT_EQ(plan.row_widths, m.chunk_width);
+    EXPECT_TRUE(plan.wide_chunk.empty());
+    EXPECT_TRUE(kit::sell_wide_plan({}, 1, 0, 0).wide_chunk.empty());  // an empty matrix
 }

@@ -42,6 +42,10 @@ constexpr double eps_of(Precision p) {
     return p == Precision::f32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
 }
 
+/// @brief Bytes of one value in a precision (4 or 8): the one place the kit maps the two.
+/// @param p [in] precision
+constexpr count_t value_bytes_of(Precision p) { return p == Precision::f32 ? 4 : 8; }
+
 /// @brief Threads in a warp of an NVIDIA GPU: the one place the kit states it (kernels,
 /// tile widths, launch shapes).
 constexpr int kWarpSize = 32;

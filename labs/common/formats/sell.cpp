@@ -54,14 +54,15 @@ SellParams sell_resolve(SellParams p) {
     if (p.C < 1 || p.C > kSellMaxC)
         throw Error("SELL-C-sigma: C = " + std::to_string(p.C) + " is outside 1.." + std::to_string(kSellMaxC));
     if (p.sigma < 1 || p.sigma > kSellMaxSigma || (p.sigma != 1 && p.sigma % p.C != 0))
-        throw Error("SELL-C-sigma: sigma = " + std::to_string(p.sigma) + " must be 1 (no sorting) or a multiple of C = " +
-                    std::to_string(p.C) + " up to " + std::to_string(kSellMaxSigma) +
-                    " (windows made of whole chunks)");
+        throw Error("SELL-C-sigma: sigma = " + std::to_string(p.sigma) +
+                    " must be 1 (no sorting) or a multiple of C = " + std::to_string(p.C) + " up to " +
+                    std::to_string(kSellMaxSigma) + " (windows made of whole chunks)");
     if (p.threads == 0) p.threads = 1;
     if (p.threads < 1 || p.threads > kSellMaxThreads || (p.threads & (p.threads - 1)) != 0 ||
         p.C * p.threads > kSellMaxC)
-        throw Error("SELL-C-sigma: threads = " + std::to_string(p.threads) + " must be 1, 2, 4 or 8, with C * threads <= " +
-                    std::to_string(kSellMaxC) + " (C = " + std::to_string(p.C) + ")");
+        throw Error("SELL-C-sigma: threads = " + std::to_string(p.threads) +
+                    " must be 1, 2, 4 or 8, with C * threads <= " + std::to_string(kSellMaxC) +
+                    " (C = " + std::to_string(p.C) + ")");
     return p;
 }
 
@@ -70,6 +71,27 @@ index_t sell_threads_for(index_t C, count_t slots, index_t rows) {
     index_t T = 1;
     while (T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock && mean >= kSellSlotsPerThread * 2 * T) T *= 2;
     return T;
+}
+
+index_t sell_wide_limit(index_t threads, count_t slots, index_t rows) {
+    const double mean = static_cast<double>(slots) / static_cast<double>(std::max<index_t>(rows, 1));
+    return std::max(kSellWideSlotsPerThread * std::max<index_t>(threads, 1),
+                    static_cast<index_t>(std::min(kSellWideOverMean * mean, 2e9)));
+}
+
+SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows) {
+    SellWidePlan plan;
+    plan.width_limit = sell_wide_limit(threads, slots, rows);
+    plan.row_widths = chunk_width;
+    for (std::size_t c = 0; c < chunk_width.size(); ++c) {
+        if (chunk_width[c] <= plan.width_limit) continue;
+        plan.row_widths[c] = 0;
+        for (index_t from = 0; from < chunk_width[c]; from += kSellWideSegment) {
+            plan.wide_chunk.push_back(static_cast<index_t>(c));
+            plan.wide_from.push_back(from);
+        }
+    }
+    return plan;
 }
 
 std::vector<index_t> sell_row_lengths(const CooMatrix& A) {

@@ -57,6 +57,17 @@ inline constexpr index_t kSellSplitBlock = 256;
 /// T = 8 lost to T = 4.
 inline constexpr double kSellSlotsPerThread = 16.0;
 
+/// A chunk is "wide" when its width exceeds both this many slots per CUDA thread of a row and
+/// kSellWideOverMean times the mean stored row: one thread would walk it long after the other
+/// chunks are done (the power-law suite matrix: a chunk of 632,173 slots a row, 242 ms in double
+/// for one thread per row where csr-merge takes 0.11 ms; h200-2026-11-28d/summary.csv).
+inline constexpr index_t kSellWideSlotsPerThread = 128;
+/// The other bound of a wide chunk, in mean stored rows, so that a matrix of uniformly long rows
+/// (radius-5, dense) never takes the wide path.
+inline constexpr double kSellWideOverMean = 4.0;
+/// Slots of a wide chunk's rows that one thread block of the wide kernel takes (its segment).
+inline constexpr index_t kSellWideSegment = 256;
+
 /// @brief The two parameters of SELL-C-sigma; 0 means the default.
 struct SellParams {
     index_t C = 0;      ///< rows per chunk (0: kSellDefaultC)
@@ -86,6 +97,20 @@ struct SellView {
     const index_t* perm;         ///< perm[p]: the row of A stored at position p = c * C + lane (p < rows)
     const index_t* col_idx;      ///< col_idx[chunk_ptr[c] + k * C + lane]; -1 marks padding
     const T* vals;               ///< vals[chunk_ptr[c] + k * C + lane]; 0 in padding
+    index_t wide_segments;       ///< segments of the wide chunks (sell_wide_plan); 0 in a host view
+    const index_t* wide_chunk;   ///< wide_chunk[s]: the chunk of segment s
+    const index_t* wide_from;    ///< wide_from[s]: its first slot, a multiple of kSellWideSegment
+};
+
+/// @brief How a GPU run splits SELL's chunks between the row kernels and the given wide kernel
+/// (sell_split.cu): a chunk wider than `width_limit` keeps its slots, but the row kernels see
+/// width 0 there, and the wide kernel takes its rows in segments of kSellWideSegment slots, one
+/// thread block each, adding each segment's sums to y atomically.
+struct SellWidePlan {
+    index_t width_limit = 0;          ///< widest chunk the row kernels take
+    std::vector<index_t> row_widths;  ///< chunk_width as the row kernels see it: 0 for a wide chunk
+    std::vector<index_t> wide_chunk;  ///< per segment: its chunk
+    std::vector<index_t> wide_from;   ///< per segment: its first slot
 };
 
 /// @brief The parameters a conversion uses for `p` (defaults filled in), checked: C in
@@ -98,6 +123,16 @@ SellParams sell_resolve(SellParams p);
 /// with C * T <= kSellSplitBlock (the split kernel's thread block). 1 for short rows.
 /// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
 index_t sell_threads_for(index_t C, count_t slots, index_t rows);
+
+/// @brief The widest chunk the row kernels take: the larger of kSellWideSlotsPerThread * threads
+/// and kSellWideOverMean * slots / rows; a wider chunk goes to the wide kernel.
+/// @param threads [in] CUDA threads per row  @param slots [in] stored slots  @param rows [in] rows
+index_t sell_wide_limit(index_t threads, count_t slots, index_t rows);
+
+/// @brief The wide chunks of a SELL matrix (wider than sell_wide_limit()) and their segments.
+/// @param chunk_width [in] slots per row of each chunk  @param threads [in] CUDA threads per row
+/// @param slots [in] stored slots  @param rows [in] rows
+SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows);
 
 /// @brief The number of entries of every row of a normalized hub matrix.
 /// @param A [in] normalized hub matrix
@@ -147,8 +182,8 @@ struct Sell {
     double fill() const { return nnz_ ? static_cast<double>(slots()) / static_cast<double>(nnz_) : 1.0; }
     /// @brief Host view of the arrays.
     SellView<T> view() const {
-        return {rows, cols, C, threads, chunks(), chunk_ptr.data(), chunk_width.data(), perm.data(), col_idx.data(),
-                vals.data()};
+        return {rows,        cols,           C,           threads, chunks(), chunk_ptr.data(), chunk_width.data(),
+                perm.data(), col_idx.data(), vals.data(), 0,       nullptr,  nullptr};
     }
 
 private:
@@ -161,7 +196,8 @@ template <class T>
 std::string describe_layout(const Sell<T>& m) {
     return "SELL-" + std::to_string(m.C) + "-" + std::to_string(m.sigma) + ": " + std::to_string(m.chunks()) +
            " chunks, " + std::to_string(m.slots()) + " slots, beta " + format_fill(m.beta()) +
-           " (nonzeros / stored slots)" + (m.threads > 1 ? ", " + std::to_string(m.threads) + " CUDA threads per row" : "");
+           " (nonzeros / stored slots)" +
+           (m.threads > 1 ? ", " + std::to_string(m.threads) + " CUDA threads per row" : "");
 }
 
 }  // namespace kit

@@ -204,34 +204,56 @@ struct DeviceCsr5 {
     }
 };
 
-/// @brief SELL-C-sigma arrays in GPU memory.
+/// @brief SELL-C-sigma arrays in GPU memory, with the wide chunks set apart (sell_wide_plan):
+/// the view's chunk_width is 0 there, and its wide segments list them for the wide kernel.
 template <class T>
 struct DeviceSell {
     index_t rows = 0;                   ///< number of rows
     index_t cols = 0;                   ///< number of columns
     index_t C = 0;                      ///< rows per chunk
     index_t threads = 1;                ///< CUDA threads that share each row
+    index_t wide_segments = 0;          ///< segments of the wide chunks
     DeviceBuffer<index_t> chunk_ptr;    ///< chunks + 1 slot offsets
-    DeviceBuffer<index_t> chunk_width;  ///< slots per row of each chunk
+    DeviceBuffer<index_t> chunk_width;  ///< slots per row of each chunk as the row kernels see it (0: wide)
     DeviceBuffer<index_t> perm;         ///< the row stored at each position
     DeviceBuffer<index_t> col_idx;      ///< columns, column-major within each chunk; -1 in padding
     DeviceBuffer<T> vals;               ///< values, 0 in padding
+    DeviceBuffer<index_t> wide_chunk;   ///< per segment: its chunk
+    DeviceBuffer<index_t> wide_from;    ///< per segment: its first slot
     /// @brief Uploads a host SELL-C-sigma matrix. @param h [in] host matrix
     explicit DeviceSell(const Sell<T>& h)
+        : DeviceSell(h, sell_wide_plan(h.chunk_width, h.threads, h.slots(), h.rows)) {}
+    /// @brief View with device pointers.
+    SellView<T> view() const {
+        return {rows,
+                cols,
+                C,
+                threads,
+                static_cast<index_t>(chunk_width.size()),
+                chunk_ptr.data(),
+                chunk_width.data(),
+                perm.data(),
+                col_idx.data(),
+                vals.data(),
+                wide_segments,
+                wide_chunk.data(),
+                wide_from.data()};
+    }
+
+private:
+    DeviceSell(const Sell<T>& h, const SellWidePlan& plan)
         : rows(h.rows),
           cols(h.cols),
           C(h.C),
           threads(h.threads),
+          wide_segments(static_cast<index_t>(plan.wide_chunk.size())),
           chunk_ptr(h.chunk_ptr),
-          chunk_width(h.chunk_width),
+          chunk_width(plan.row_widths),
           perm(h.perm),
           col_idx(h.col_idx),
-          vals(h.vals) {}
-    /// @brief View with device pointers.
-    SellView<T> view() const {
-        return {rows,         cols,         C,           threads,         static_cast<index_t>(chunk_width.size()),
-                chunk_ptr.data(), chunk_width.data(), perm.data(), col_idx.data(), vals.data()};
-    }
+          vals(h.vals),
+          wide_chunk(plan.wide_chunk),
+          wide_from(plan.wide_from) {}
 };
 
 }  // namespace kit

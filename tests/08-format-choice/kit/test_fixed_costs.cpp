@@ -1,5 +1,5 @@
 // The given fixed costs (kit::model::apply_fixed_costs, kit_kernels.cpp): a kernel's time on
-// the 4x4 example (a 64 x 64 dense block for the dense kernels), as calibrate measured it,
+// the 4x4 example (a 64 x 64 dense block for lab 09's streamed kernels), as calibrate measured it,
 // replaces the model's own prediction for that matrix, and the model's figure beyond it is
 // added on. Not graded: a kit test of lab 08's build,
 // which needs the reference's model.
@@ -111,19 +111,31 @@ TEST(FixedCosts, EachPrecisionHasItsOwn) {
     DeviceParams p = h100_defaults();
     p.fixed_us_float = {{"gemv-streamed", 6.0}};
     p.fixed_us_double = {{"gemv-streamed", 4.25}};
-    const CooMatrix block = fixed_cost_matrix(ModelFormat::dense);
+    const CooMatrix block = fixed_cost_matrix("gemv-streamed");
     EXPECT_DOUBLE_EQ(kit_total_ms(model_report(block, Precision::f32, p), "gemv-streamed"), 6e-3);
     EXPECT_DOUBLE_EQ(kit_total_ms(model_report(block, Precision::f64, p), "gemv-streamed"), 4.25e-3);
 }
 
-TEST(FixedCosts, TheDenseKernelsAreTimedOnOneFullBlock) {
-    // the 4x4 example for the sparse kernels; 64 x 64, every entry stored, for the dense ones
-    // (on 4 rows lab 09's streamed kernels run only the partial block row, on a second stream)
-    const CooMatrix example = fixed_cost_matrix(ModelFormat::csr);
-    EXPECT_EQ(example.rows, 4);
-    EXPECT_EQ(example.nnz(), example4x4().nnz());
-    const CooMatrix block = fixed_cost_matrix(ModelFormat::dense);
-    EXPECT_EQ(block.rows, 64);
-    EXPECT_EQ(block.cols, 64);
-    EXPECT_EQ(block.nnz(), 64 * 64);
+TEST(FixedCosts, TheOtherDenseKernelsTakeTheirTimeOnTheExample) {
+    DeviceParams p = h100_defaults();
+    p.fixed_us_float = {{"gemv-thread", 2.5}, {"gemv-streamed", 6.0}};
+    EXPECT_DOUBLE_EQ(kit_total_ms(model_report(example4x4(), Precision::f32, p), "gemv-thread"), 2.5e-3);
+    // on the example gemv-streamed is priced below its time on the block, never above it
+    EXPECT_LE(kit_total_ms(model_report(example4x4(), Precision::f32, p), "gemv-streamed"), 6e-3);
+}
+
+TEST(FixedCosts, OnlyTheStreamedKernelsAreTimedOnOneFullBlock) {
+    // the 4x4 example for every kernel but lab 09's streamed ones, which on 4 rows run only the
+    // partial block row, on a second stream: those get one 64 x 64 block, every entry stored
+    for (const char* name : {"csr-vector", "coo-atomic", "gemv-thread", "gemv-thread-t", "gemv-blocked"}) {
+        const CooMatrix example = fixed_cost_matrix(name);
+        EXPECT_EQ(example.rows, 4) << name;
+        EXPECT_EQ(example.nnz(), example4x4().nnz()) << name;
+    }
+    for (const char* name : {"gemv-streamed", "gemv-streamed-t", "gemv-tuned", "gemv-tuned-t"}) {
+        const CooMatrix block = fixed_cost_matrix(name);
+        EXPECT_EQ(block.rows, 64) << name;
+        EXPECT_EQ(block.cols, 64) << name;
+        EXPECT_EQ(block.nnz(), 64 * 64) << name;
+    }
 }

@@ -26,11 +26,39 @@ TYPED_TEST(SellThreadsCuda, EveryThreadCountMatchesTheOracle) {
                 if (C * T > kit::kSellMaxC) continue;
                 kit::RunOptions opt = sell_shape(C, 4 * C);
                 opt.tunables[kit::kSellThreads] = T;
-                const OracleRun run = run_against_oracle("sell", Backend::cuda, this->precision, problem,
-                                                         Comparison::bound, opt);
-                EXPECT_TRUE(matches_oracle(run)) << "C = " << C << ", " << T << " threads per row, "
-                                                 << problem.A.rows << " rows";
+                const OracleRun run =
+                    run_against_oracle("sell", Backend::cuda, this->precision, problem, Comparison::bound, opt);
+                EXPECT_TRUE(matches_oracle(run))
+                    << "C = " << C << ", " << T << " threads per row, " << problem.A.rows << " rows";
             }
+}
+
+// Rows of 2000 and 700 entries among 20000 rows of 8: their chunks are wide (sell_wide_plan),
+// so the wide kernel takes them in segments and adds to y atomically, after the row kernels,
+// in every chunk shape the fill limit lets through and with several threads per row.
+TYPED_TEST(SellThreadsCuda, WideChunksMatchTheOracle) {
+    kit::CooMatrix A = kit::generate_random(20000, 40000, 8, 11);
+    for (kit::index_t c = 0; c < 2000; ++c) A.add(17, c, 0.5 + (c % 7));
+    for (kit::index_t c = 0; c < 700; ++c) A.add(19999, 3 * c, 1.0 - (c % 3));
+    A.normalize();  // sums the duplicates of rows 17 and 19999
+    for (const int C : {4, 32, 64})
+        for (const int T : {1, 2}) {  // the shapes below convert, and take the wide path
+            const auto m = kit::Sell<double>::from_coo(A, {C, 4 * C, T});
+            EXPECT_EQ(kit::sell_wide_plan(m.chunk_width, T, m.slots(), m.rows).wide_chunk.size(), 8 + 3u) << C;
+        }
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem problem = random_vectors(A, 5);
+    for (const int C : {4, 32, 64})
+        for (const int T : {1, 2}) {
+            kit::RunOptions opt = sell_shape(C, 4 * C);
+            opt.tunables[kit::kSellThreads] = T;
+            const OracleRun run =
+                run_against_oracle("sell", Backend::cuda, this->precision, problem, Comparison::bound, opt);
+            EXPECT_TRUE(matches_oracle(run)) << "C = " << C << ", " << T << " threads per row";
+        }
+    const OracleRun automatic =
+        run_against_oracle("sell-auto", Backend::cuda, this->precision, problem, Comparison::bound, {});
+    EXPECT_TRUE(matches_oracle(automatic)) << "sell-auto";
 }
 
 TEST(SellThreadsFor, OneThreadUntilEachHasSixteenSlotsOfTheMeanRow) {
@@ -44,7 +72,7 @@ TEST(SellThreadsFor, OneThreadUntilEachHasSixteenSlotsOfTheMeanRow) {
 TEST(SellThreadsFor, ChunkAndThreadsFitTheBlock) {
     EXPECT_EQ(kit::sell_threads_for(128, 2000 * 1000, 1000), 2);  // 128 x 2 = 256
     EXPECT_EQ(kit::sell_threads_for(256, 2000 * 1000, 1000), 1);
-    EXPECT_EQ(kit::sell_threads_for(96, 2000 * 1000, 1000), 2);   // 96 x 2 <= 256: a block of 192
+    EXPECT_EQ(kit::sell_threads_for(96, 2000 * 1000, 1000), 2);  // 96 x 2 <= 256: a block of 192
 }
 
 TEST(SellThreadsFor, ConversionRefusesABadThreadCount) {
