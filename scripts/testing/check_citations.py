@@ -69,6 +69,9 @@ KEYS = {
     "bench_multi.csv": lambda r: [r["matrix"], r["ranks"], r.get("local_kernel") or "given"],
     "nccl_settings.csv": lambda r: [r["setting"], r["ranks"]],
     "timeline_*.csv": lambda r: [r["rank"], r["iteration"], r["phase"]],
+    "suite_picks.csv": lambda r: [r["matrix"], r["precision"]],
+    "sell_wide.csv": lambda r: [r["set"], r["matrix"], r["precision"], r["kernel"]],
+    "ncu_sell.csv": lambda r: [r["matrix"], r["kernel"], r["metric"]],
 }
 
 
