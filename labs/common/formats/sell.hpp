@@ -93,7 +93,7 @@ struct SellView {
     index_t threads;             ///< CUDA threads that share each row (SellParams::threads)
     index_t chunks;              ///< ceil(rows / C)
     const index_t* chunk_ptr;    ///< chunks + 1 offsets: chunk c's slots are [chunk_ptr[c], chunk_ptr[c+1])
-    const index_t* chunk_width;  ///< slots per row of each chunk (its longest row)
+    const index_t* chunk_width;  ///< slots per row of each chunk; 0 in a device view for a wide one (sell_wide_plan)
     const index_t* perm;         ///< perm[p]: the row of A stored at position p = c * C + lane (p < rows)
     const index_t* col_idx;      ///< col_idx[chunk_ptr[c] + k * C + lane]; -1 marks padding
     const T* vals;               ///< vals[chunk_ptr[c] + k * C + lane]; 0 in padding
