@@ -50,9 +50,9 @@ const char* kHelp =
     "apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals) and DRAM's\n"
     "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
     "of its own, and every kernel's fixed cost (its time on the 4x4 example, or a dense 64 x 64\n"
-    "matrix for lab 09's streamed kernels); reads the SMs and resident threads of the device, and\n"
-    "writes them as the file that $KIT_DEVICE_PARAMS points spmv-kit info, run --format auto and\n"
-    "the benchmark at.\n"
+    "matrix for lab 09's blocked and streamed kernels); reads the SMs and resident threads of\n"
+    "the device, and writes them as the file that $KIT_DEVICE_PARAMS points spmv-kit info,\n"
+    "run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
 constexpr index_t kLongRow = 1 << 18;     // one row this long: the chains dwarf a launch
@@ -252,7 +252,7 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
            "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example "
            "(a dense 64 x 64 matrix "
-           "for lab 09's streamed kernels), microseconds\n"
+           "for lab 09's blocked and streamed kernels), microseconds\n"
            "sms, warps_per_sm, warp: the device's properties\n"
            "the other keys are the documented H100 defaults (format_model.hpp)";
 }

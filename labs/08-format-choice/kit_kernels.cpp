@@ -304,7 +304,9 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
 }
 
 bool timed_on_dense_block(const std::string& variant) {
-    return variant.rfind("gemv-streamed", 0) == 0 || variant.rfind("gemv-tuned", 0) == 0;
+    for (const char* dense : {"gemv-streamed", "gemv-tuned", "gemv-blocked"})
+        if (variant.rfind(dense, 0) == 0) return true;
+    return false;
 }
 
 CooMatrix fixed_cost_matrix(const std::string& variant) {

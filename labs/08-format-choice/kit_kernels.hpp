@@ -34,11 +34,12 @@ std::vector<KernelPrediction> predict_kit_kernels(const CooMatrix& A, const Mode
                                                   const DeviceParams& p);
 
 /// @brief Whether calibrate times `variant`'s fixed cost on one dense 64 x 64 block rather
-/// than the 4x4 example: lab 09's streamed kernels (gemv-streamed, gemv-tuned and their -t
-/// forms), which on 4 rows run only the partial block row, on a second stream whose fork and
-/// join cost 4 to 6 us depending on what the process ran before. The other dense kernels stay
-/// on the 4x4 example: on the block, gemv-thread's thread walks 64 columns, a chain the
-/// model prices lower, and that difference would land on every matrix.
+/// than the 4x4 example: lab 09's blocked kernels (gemv-blocked, gemv-streamed, gemv-tuned and
+/// their -t forms), whose one thread block per block row does on 4 rows a fraction of the work
+/// it does on 10 to 50 (the streamed ones on a second stream, whose fork and join cost 4 to 6 us
+/// depending on what the process ran before). gemv-thread stays on the 4x4 example: on the
+/// block its thread walks 64 columns, a chain the model prices lower, and that difference would
+/// land on every matrix.
 /// @param variant [in] registry name of a kernel
 bool timed_on_dense_block(const std::string& variant);
 
