@@ -209,7 +209,8 @@ void KitModel::padded() {
     for (const auto& [name, threads] : {std::pair<const char*, index_t>{"sell", 1}, {"sell-auto", T}}) {
         // Chunks wider than the limit go to the wide kernel (lab 11's sell_split.cu): one more
         // launch and its own rounds, and a row's segments meet on one y entry, atomic by atomic.
-        const count_t limit = sell_wide_limit(threads, st.sell_slots, static_cast<index_t>(N));
+        const count_t limit =
+            sell_wide_limit(threads, st.sell_slots, static_cast<index_t>(N), static_cast<count_t>(resident_threads(p)));
         const bool wide = longest > limit;
         sell.serial_ms =
             wide ? static_cast<double>((longest + kSellWideSegment - 1) / kSellWideSegment) * p.atomic_ns * 1e-6 : 0;

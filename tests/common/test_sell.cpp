@@ -146,8 +146,8 @@ TEST(SellWidePlan, ChunksFarWiderThanTheMeanGoToTheWideKernelInSegments) {
     std::vector<index_t> widths(10, 4);
     widths[3] = 600;
     const kit::count_t slots = (9 * 4 + 600) * 10;
-    const kit::SellWidePlan one = kit::sell_wide_plan(widths, 1, slots, 100);
-    EXPECT_EQ(one.width_limit, 254);
+    const kit::SellWidePlan one = kit::sell_wide_plan(widths, 1, slots, 100, 0);
+    EXPECT_EQ(kit::sell_wide_limit(1, slots, 100, 0), 254);
     std::vector<index_t> seen(10, 4);
     seen[3] = 0;
     EXPECT_EQ(one.row_widths, seen);
@@ -155,17 +155,37 @@ TEST(SellWidePlan, ChunksFarWiderThanTheMeanGoToTheWideKernelInSegments) {
     EXPECT_EQ(one.wide_chunk, (std::vector<index_t>{3, 3, 3}));
     EXPECT_EQ(one.wide_from, (std::vector<index_t>{0, 256, 512}));
     // with 8 threads a row the limit is 1024 slots: the row kernels keep every chunk
-    const kit::SellWidePlan eight = kit::sell_wide_plan(widths, 8, slots, 100);
-    EXPECT_EQ(eight.width_limit, 1024);
+    const kit::SellWidePlan eight = kit::sell_wide_plan(widths, 8, slots, 100, 0);
+    EXPECT_EQ(kit::sell_wide_limit(8, slots, 100, 0), 1024);
     EXPECT_EQ(eight.row_widths, widths);
     EXPECT_TRUE(eight.wide_chunk.empty());
 }
 
-TEST(SellWidePlan, UniformlyLongRowsNeverTakeTheWidePath) {
-    // a dense 300 x 300 matrix: every chunk 300 wide, the mean row 300
+TEST(SellWidePlan, UniformlyLongRowsNeverTakeTheWidePathWhenTheyFillTheGpu) {
+    // a dense 300 x 300 matrix: every chunk 300 wide, the mean row 300; its 300 threads fill a
+    // GPU of 300 resident threads (and one of unknown size, 0)
     const Sell<double> m = Sell<double>::from_coo(kit::generate_dense(300, 300, 1), {32, 32});
-    const kit::SellWidePlan plan = kit::sell_wide_plan(m.chunk_width, 1, m.slots(), m.rows);
-    EXPECT_EQ(plan.row_widths, m.chunk_width);
-    EXPECT_TRUE(plan.wide_chunk.empty());
-    EXPECT_TRUE(kit::sell_wide_plan({}, 1, 0, 0).wide_chunk.empty());  // an empty matrix
+    for (const kit::count_t resident : {0, 300}) {
+        const kit::SellWidePlan plan = kit::sell_wide_plan(m.chunk_width, 1, m.slots(), m.rows, resident);
+        EXPECT_EQ(plan.row_widths, m.chunk_width) << resident;
+        EXPECT_TRUE(plan.wide_chunk.empty()) << resident;
+    }
+    EXPECT_TRUE(kit::sell_wide_plan({}, 1, 0, 0, 0).wide_chunk.empty());       // an empty matrix
+    EXPECT_TRUE(kit::sell_wide_plan({}, 1, 0, 0, 270336).wide_chunk.empty());  // on an H200
+}
+
+TEST(SellWidePlan, LongRowsTooFewToFillTheGpuGoToTheWideKernel) {
+    // the same matrix on a GPU of 132 SMs x 2048 threads: 300 rows x T threads leave it almost
+    // empty, so every chunk longer than 128 slots a thread goes to the wide kernel, in
+    // ceil(300 / 256) = 2 segments each (10 chunks)
+    const Sell<double> m = Sell<double>::from_coo(kit::generate_dense(300, 300, 1), {32, 32});
+    const kit::count_t h200 = 132 * 2048;
+    EXPECT_EQ(kit::sell_wide_limit(1, m.slots(), m.rows, h200), 128);
+    const kit::SellWidePlan one = kit::sell_wide_plan(m.chunk_width, 1, m.slots(), m.rows, h200);
+    EXPECT_EQ(one.row_widths, std::vector<index_t>(10, 0));
+    EXPECT_EQ(one.wide_chunk.size(), 20u);
+    EXPECT_EQ(one.wide_from[1], 256);
+    // with 4 threads a row, 300 slots are 75 a thread: the row kernels keep them
+    EXPECT_EQ(kit::sell_wide_limit(4, m.slots(), m.rows, h200), 512);
+    EXPECT_TRUE(kit::sell_wide_plan(m.chunk_width, 4, m.slots(), m.rows, h200).wide_chunk.empty());
 }

@@ -66,25 +66,35 @@ SellParams sell_resolve(SellParams p) {
     return p;
 }
 
+namespace {
+/// Stored slots per row, 0 for no rows.
+double mean_stored_row(count_t slots, index_t rows) {
+    return static_cast<double>(slots) / static_cast<double>(std::max<index_t>(rows, 1));
+}
+}  // namespace
+
 index_t sell_threads_for(index_t C, count_t slots, index_t rows) {
-    const double mean = static_cast<double>(slots) / static_cast<double>(std::max<index_t>(rows, 1));
+    const double mean = mean_stored_row(slots, rows);
     index_t T = 1;
     while (T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock && mean >= kSellSlotsPerThread * 2 * T) T *= 2;
     return T;
 }
 
-index_t sell_wide_limit(index_t threads, count_t slots, index_t rows) {
-    const double mean = static_cast<double>(slots) / static_cast<double>(std::max<index_t>(rows, 1));
-    return std::max(kSellWideSlotsPerThread * std::max<index_t>(threads, 1),
-                    static_cast<index_t>(std::min(kSellWideOverMean * mean, 2e9)));
+index_t sell_wide_limit(index_t threads, count_t slots, index_t rows, count_t resident_threads) {
+    const index_t T = std::max<index_t>(threads, 1);
+    const index_t chain = kSellWideSlotsPerThread * T;
+    const bool fills = static_cast<count_t>(rows) * static_cast<count_t>(T) >= resident_threads;
+    if (!fills) return chain;
+    return std::max(chain, static_cast<index_t>(std::min(kSellWideOverMean * mean_stored_row(slots, rows), 2e9)));
 }
 
-SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows) {
+SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows,
+                            count_t resident_threads) {
     SellWidePlan plan;
-    plan.width_limit = sell_wide_limit(threads, slots, rows);
+    const index_t limit = sell_wide_limit(threads, slots, rows, resident_threads);
     plan.row_widths = chunk_width;
     for (std::size_t c = 0; c < chunk_width.size(); ++c) {
-        if (chunk_width[c] <= plan.width_limit) continue;
+        if (chunk_width[c] <= limit) continue;
         plan.row_widths[c] = 0;
         for (index_t from = 0; from < chunk_width[c]; from += kSellWideSegment) {
             plan.wide_chunk.push_back(static_cast<index_t>(c));

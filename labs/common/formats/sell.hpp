@@ -58,12 +58,15 @@ inline constexpr index_t kSellSplitBlock = 256;
 inline constexpr double kSellSlotsPerThread = 16.0;
 
 /// A chunk is "wide" when its width exceeds both this many slots per CUDA thread of a row and
-/// kSellWideOverMean times the mean stored row: one thread would walk it long after the other
+/// (on a GPU that the row kernels fill) kSellWideOverMean times the mean stored row: one thread would walk it long after the other
 /// chunks are done (the power-law suite matrix: a chunk of 632,173 slots a row, 242 ms in double
 /// for one thread per row where csr-merge takes 0.11 ms; h200-2026-11-28d/summary.csv).
 inline constexpr index_t kSellWideSlotsPerThread = 128;
 /// The other bound of a wide chunk, in mean stored rows, so that a matrix of uniformly long rows
-/// (radius-5, dense) never takes the wide path.
+/// (radius-5) keeps them in the row kernels: there they fill the GPU at no extra cost. Dropped
+/// when the row kernels' threads (rows x T) are fewer than the GPU holds at once: the dense
+/// 2000 x 2000 suite matrix's 63 chunks, all 2000 wide, left half the SMs of an H200 idle
+/// (sell-auto 0.104 ms, cuSPARSE CSR 0.021 ms; h200-2026-11-29/suite/summary.csv).
 inline constexpr double kSellWideOverMean = 4.0;
 /// Slots of a wide chunk's rows that one thread block of the wide kernel takes (its segment).
 inline constexpr index_t kSellWideSegment = 256;
@@ -107,7 +110,6 @@ struct SellView {
 /// width 0 there, and the wide kernel takes its rows in segments of kSellWideSegment slots, one
 /// thread block each, adding each segment's sums to y atomically.
 struct SellWidePlan {
-    index_t width_limit = 0;          ///< widest chunk the row kernels take
     std::vector<index_t> row_widths;  ///< chunk_width as the row kernels see it: 0 for a wide chunk
     std::vector<index_t> wide_chunk;  ///< per segment: its chunk
     std::vector<index_t> wide_from;   ///< per segment: its first slot
@@ -124,15 +126,19 @@ SellParams sell_resolve(SellParams p);
 /// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
 index_t sell_threads_for(index_t C, count_t slots, index_t rows);
 
-/// @brief The widest chunk the row kernels take: the larger of kSellWideSlotsPerThread * threads
-/// and kSellWideOverMean * slots / rows; a wider chunk goes to the wide kernel.
+/// @brief The widest chunk the row kernels take: kSellWideSlotsPerThread * threads, or the
+/// larger of that and kSellWideOverMean * slots / rows when the row kernels' rows x threads
+/// threads fill the GPU (at least `resident_threads`); a wider chunk goes to the wide kernel.
 /// @param threads [in] CUDA threads per row  @param slots [in] stored slots  @param rows [in] rows
-index_t sell_wide_limit(index_t threads, count_t slots, index_t rows);
+/// @param resident_threads [in] threads the GPU holds at once (0: unknown, taken as filled)
+index_t sell_wide_limit(index_t threads, count_t slots, index_t rows, count_t resident_threads);
 
 /// @brief The wide chunks of a SELL matrix (wider than sell_wide_limit()) and their segments.
 /// @param chunk_width [in] slots per row of each chunk  @param threads [in] CUDA threads per row
 /// @param slots [in] stored slots  @param rows [in] rows
-SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows);
+/// @param resident_threads [in] threads the GPU holds at once (0: unknown)
+SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows,
+                            count_t resident_threads);
 
 /// @brief The number of entries of every row of a normalized hub matrix.
 /// @param A [in] normalized hub matrix

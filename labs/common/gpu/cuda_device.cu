@@ -57,4 +57,12 @@ CudaShape cuda_device_shape() {
     return {prop.multiProcessorCount, prop.maxThreadsPerMultiProcessor, prop.warpSize};
 }
 
+count_t cuda_resident_threads() {
+    int dev = 0, sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    return static_cast<count_t>(sms) * per_sm;
+}
+
 }  // namespace kit

@@ -26,6 +26,10 @@ struct CudaShape {
 /// @brief SMs, resident threads per SM and warp width of the current CUDA device.
 CudaShape cuda_device_shape();
 
+/// @brief Threads the current CUDA device holds at once (SMs x resident threads per SM), read
+/// through two attribute queries, cheap enough for every upload.
+count_t cuda_resident_threads();
+
 /// @brief Times one GPU operation with a pair of CUDA events.
 ///
 /// Events are recorded in the stream, so the time covers only GPU work between them,

@@ -14,6 +14,7 @@
 #include "formats/dia.hpp"
 #include "formats/hyb.hpp"
 #include "formats/sell.hpp"
+#include "gpu/cuda_run.hpp"
 #include "gpu/device_buffer.hpp"
 
 namespace kit {
@@ -204,8 +205,9 @@ struct DeviceCsr5 {
     }
 };
 
-/// @brief SELL-C-sigma arrays in GPU memory, with the wide chunks set apart (sell_wide_plan):
-/// the view's chunk_width is 0 there, and its wide segments list them for the wide kernel.
+/// @brief SELL-C-sigma arrays in GPU memory, with the wide chunks set apart (sell_wide_plan, for
+/// this GPU's resident threads): the view's chunk_width is 0 there, and its wide segments list
+/// them for the wide kernel.
 template <class T>
 struct DeviceSell {
     index_t rows = 0;                   ///< number of rows
@@ -222,7 +224,7 @@ struct DeviceSell {
     DeviceBuffer<index_t> wide_from;    ///< per segment: its first slot
     /// @brief Uploads a host SELL-C-sigma matrix. @param h [in] host matrix
     explicit DeviceSell(const Sell<T>& h)
-        : DeviceSell(h, sell_wide_plan(h.chunk_width, h.threads, h.slots(), h.rows)) {}
+        : DeviceSell(h, sell_wide_plan(h.chunk_width, h.threads, h.slots(), h.rows, cuda_resident_threads())) {}
     /// @brief View with device pointers.
     SellView<T> view() const {
         return {rows,

@@ -44,7 +44,9 @@ TYPED_TEST(SellThreadsCuda, WideChunksMatchTheOracle) {
     for (const int C : {4, 32, 64})
         for (const int T : {1, 2}) {  // the shapes below convert, and take the wide path
             const auto m = kit::Sell<double>::from_coo(A, {C, 4 * C, T});
-            EXPECT_EQ(kit::sell_wide_plan(m.chunk_width, T, m.slots(), m.rows).wide_chunk.size(), 8 + 3u) << C;
+            for (const kit::count_t resident : {0, 132 * 2048})  // unknown, an H200: the same chunks
+                EXPECT_EQ(kit::sell_wide_plan(m.chunk_width, T, m.slots(), m.rows, resident).wide_chunk.size(), 8 + 3u)
+                    << C;
         }
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = random_vectors(A, 5);
@@ -58,6 +60,23 @@ TYPED_TEST(SellThreadsCuda, WideChunksMatchTheOracle) {
         }
     const OracleRun automatic =
         run_against_oracle("sell-auto", Backend::cuda, this->precision, problem, Comparison::bound, {});
+    EXPECT_TRUE(matches_oracle(automatic)) << "sell-auto";
+}
+
+// Dense matrices have no row far above the mean, but too few rows to fill a GPU: their chunks
+// go to the wide kernel once they are longer than 128 slots a thread (sell_wide_limit).
+TYPED_TEST(SellThreadsCuda, DenseChunksTooFewToFillTheGpuMatchTheOracle) {
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const Problem small = random_vectors(kit::generate_dense(300, 300, 3), 7);
+    for (const int T : {1, 2, 4}) {  // 300 slots: wide for T = 1 and 2, in the row kernels for 4
+        kit::RunOptions opt = sell_shape(32, 32);
+        opt.tunables[kit::kSellThreads] = T;
+        const OracleRun run = run_against_oracle("sell", Backend::cuda, this->precision, small, Comparison::bound, opt);
+        EXPECT_TRUE(matches_oracle(run)) << T << " threads per row";
+    }
+    const Problem wide = random_vectors(kit::generate_dense(1100, 1300, 5), 9);  // sell-auto: T = 8
+    const OracleRun automatic =
+        run_against_oracle("sell-auto", Backend::cuda, this->precision, wide, Comparison::bound, {});
     EXPECT_TRUE(matches_oracle(automatic)) << "sell-auto";
 }
 
