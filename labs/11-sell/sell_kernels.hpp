@@ -32,7 +32,7 @@ void sell_spmv(SellView<T> A, const T* x, T* y);
 /// row's T threads takes every T-th slot and the partial sums meet in shared memory; with
 /// A.threads = 1 it is sell_spmv. Long rows then stream their chunk T times faster. The wide
 /// chunks (sell_wide_plan, A.wide_segments > 0; the row kernels see width 0 there) follow in a
-/// second launch, a thread block per segment of kSellWideSegment slots, adding to y atomically.
+/// second launch, a thread block per segment (A.wide_slots slots of C rows), adding to y atomically.
 /// @param A [in] SELL-C-sigma matrix (device pointers)  @param x [in] device x
 /// @param y [in,out] device y
 template <class T>

@@ -69,7 +69,7 @@ void launch_split(SellView<T> A, const T* x, T* y) {
     KIT_CHECK_LAUNCH();
 }
 
-/// The wide chunks (sell_wide_plan): block b takes segment b, slots [from, from + kSellWideSegment)
+/// The wide chunks (sell_wide_plan): block b takes segment b, slots [from, from + A.wide_slots)
 /// of its chunk's C rows. Thread j * C + lane of the block's C * G threads takes slots from + j,
 /// from + j + G, ... of lane `lane`, so each round of the block reads G * C consecutive slots;
 /// the G partial sums meet in shared memory and one atomicAdd a row adds them to y, since the
@@ -81,7 +81,7 @@ __global__ void sell_wide_rows(SellView<T> A, const T* __restrict__ x, T* __rest
     const index_t chunk = A.wide_chunk[blockIdx.x];
     const index_t from = A.wide_from[blockIdx.x];
     const index_t width = static_cast<index_t>((A.chunk_ptr[chunk + 1] - A.chunk_ptr[chunk]) / A.C);
-    const index_t to = min(width, from + static_cast<index_t>(kSellWideSegment));
+    const index_t to = min(width, from + A.wide_slots);
     const int groups = static_cast<int>(blockDim.x) / A.C;
     const int t = static_cast<int>(threadIdx.x);
     const int j = t / A.C;

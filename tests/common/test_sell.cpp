@@ -176,16 +176,39 @@ TEST(SellWidePlan, UniformlyLongRowsNeverTakeTheWidePathWhenTheyFillTheGpu) {
 
 TEST(SellWidePlan, LongRowsTooFewToFillTheGpuGoToTheWideKernel) {
     // the same matrix on a GPU of 132 SMs x 2048 threads: 300 rows x T threads leave it almost
-    // empty, so every chunk longer than 128 slots a thread goes to the wide kernel, in
-    // ceil(300 / 256) = 2 segments each (10 chunks)
+    // empty, so every chunk longer than 128 slots a thread goes to the wide kernel (10 chunks);
+    // their 20 segments of 256 slots would not fill it either, so the segments shrink to the
+    // shortest, 64 slots: ceil(300 / 64) = 5 a chunk
     const Sell<double> m = Sell<double>::from_coo(kit::generate_dense(300, 300, 1), {32, 32});
     const kit::count_t h200 = 132 * 2048;
     EXPECT_EQ(kit::sell_wide_limit(1, m.slots(), m.rows, h200), 128);
     const kit::SellWidePlan one = kit::sell_wide_plan(m.chunk_width, 1, m.slots(), m.rows, h200);
     EXPECT_EQ(one.row_widths, std::vector<index_t>(10, 0));
-    EXPECT_EQ(one.wide_chunk.size(), 20u);
-    EXPECT_EQ(one.wide_from[1], 256);
+    EXPECT_EQ(one.segment, kit::kSellWideMinSegment);
+    EXPECT_EQ(one.wide_chunk.size(), 50u);
+    EXPECT_EQ(one.wide_from[1], 64);
+    EXPECT_EQ(one.wide_from[5], 0);  // the next chunk
+    EXPECT_EQ(one.wide_chunk[5], 1);
     // with 4 threads a row, 300 slots are 75 a thread: the row kernels keep them
     EXPECT_EQ(kit::sell_wide_limit(4, m.slots(), m.rows, h200), 512);
     EXPECT_TRUE(kit::sell_wide_plan(m.chunk_width, 4, m.slots(), m.rows, h200).wide_chunk.empty());
+}
+
+TEST(SellWidePlan, SegmentsHalveOnlyUntilTheirBlocksFillTheGpu) {
+    const kit::count_t h200 = 132 * 2048;
+    // 1000 chunks of 300 slots a row (32 rows each): 2000 segments of 256 slots, 512,000
+    // threads of blocks of 256, fill an H200: the segments stay at 256
+    const std::vector<index_t> many(1000, 300);
+    EXPECT_EQ(kit::sell_wide_plan(many, 1, 300 * 32000, 32000, h200).segment, 256);
+    // 700 of them: 1400 x 256 = 358,400 threads still fill it; 500: 1000 segments do not, and
+    // 128 slots (1500 segments, 384,000 threads) do
+    EXPECT_EQ(kit::sell_wide_plan(std::vector<index_t>(700, 300), 1, 300 * 22400, 22400, h200).segment, 256);
+    const kit::SellWidePlan half = kit::sell_wide_plan(std::vector<index_t>(500, 300), 1, 300 * 16000, 16000, h200);
+    EXPECT_EQ(half.segment, 128);
+    EXPECT_EQ(half.wide_chunk.size(), 1500u);
+    // a row of 250,000 slots would end in 977 atomics on its y entry with 256-slot segments, and
+    // twice as many with 128: too long a chain, whatever the GPU's size
+    EXPECT_EQ(kit::sell_wide_plan(std::vector<index_t>{250000, 10, 10}, 1, 250020 * 32, 96, h200).segment, 256);
+    // a GPU of unknown size (0) keeps the longest segments
+    EXPECT_EQ(kit::sell_wide_plan(std::vector<index_t>(10, 3000), 1, 3000 * 320, 320, 0).segment, 256);
 }

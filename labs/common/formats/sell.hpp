@@ -68,8 +68,19 @@ inline constexpr index_t kSellWideSlotsPerThread = 128;
 /// 2000 x 2000 suite matrix's 63 chunks, all 2000 wide, left half the SMs of an H200 idle
 /// (sell-auto 0.104 ms, cuSPARSE CSR 0.021 ms; h200-2026-11-29/suite/summary.csv).
 inline constexpr double kSellWideOverMean = 4.0;
-/// Slots of a wide chunk's rows that one thread block of the wide kernel takes (its segment).
+/// Slots of a wide chunk's rows that one thread block of the wide kernel takes (its segment), as
+/// long as the segments' blocks fill the GPU; a row's segments meet on its y entry atomically,
+/// so longer segments mean a shorter chain of atomics on the power-law matrix's longest row.
 inline constexpr index_t kSellWideSegment = 256;
+/// Shortest segment: sell_wide_plan halves kSellWideSegment down to this while the segments'
+/// thread blocks (kSellSplitBlock threads each) are fewer than the GPU holds at once (the dense
+/// 2000 x 2000 matrix: 504 segments of 256 slots filled half of an H200). At 64 slots a thread
+/// of a 32-row chunk's block still sums 8 of them before the shared-memory reduction.
+inline constexpr index_t kSellWideMinSegment = 64;
+/// Most segments that one row of a wide chunk may have for sell_wide_plan to halve them: its
+/// segments' atomics on one y entry follow each other (the suite matrix with 4 dense rows of
+/// 250,000 slots took 6 us longer in double with 128-slot segments than with 256).
+inline constexpr index_t kSellWideMaxChain = 64;
 
 /// @brief The two parameters of SELL-C-sigma; 0 means the default.
 struct SellParams {
@@ -102,17 +113,19 @@ struct SellView {
     const T* vals;               ///< vals[chunk_ptr[c] + k * C + lane]; 0 in padding
     index_t wide_segments;       ///< segments of the wide chunks (sell_wide_plan); 0 in a host view
     const index_t* wide_chunk;   ///< wide_chunk[s]: the chunk of segment s
-    const index_t* wide_from;    ///< wide_from[s]: its first slot, a multiple of kSellWideSegment
+    const index_t* wide_from;    ///< wide_from[s]: its first slot, a multiple of wide_slots
+    index_t wide_slots;          ///< slots of a row that a segment spans (SellWidePlan::segment); 0 in a host view
 };
 
 /// @brief How a GPU run splits SELL's chunks between the row kernels and the given wide kernel
-/// (sell_split.cu): a chunk wider than `width_limit` keeps its slots, but the row kernels see
-/// width 0 there, and the wide kernel takes its rows in segments of kSellWideSegment slots, one
+/// (sell_split.cu): a chunk wider than sell_wide_limit() keeps its slots, but the row kernels
+/// see width 0 there, and the wide kernel takes its rows in segments of `segment` slots, one
 /// thread block each, adding each segment's sums to y atomically.
 struct SellWidePlan {
-    std::vector<index_t> row_widths;  ///< chunk_width as the row kernels see it: 0 for a wide chunk
-    std::vector<index_t> wide_chunk;  ///< per segment: its chunk
-    std::vector<index_t> wide_from;   ///< per segment: its first slot
+    index_t segment = kSellWideSegment;  ///< slots of a row per segment, kSellWideMinSegment..kSellWideSegment
+    std::vector<index_t> row_widths;     ///< chunk_width as the row kernels see it: 0 for a wide chunk
+    std::vector<index_t> wide_chunk;     ///< per segment: its chunk
+    std::vector<index_t> wide_from;      ///< per segment: its first slot
 };
 
 /// @brief The parameters a conversion uses for `p` (defaults filled in), checked: C in
@@ -189,7 +202,7 @@ struct Sell {
     /// @brief Host view of the arrays.
     SellView<T> view() const {
         return {rows,        cols,           C,           threads, chunks(), chunk_ptr.data(), chunk_width.data(),
-                perm.data(), col_idx.data(), vals.data(), 0,       nullptr,  nullptr};
+                perm.data(), col_idx.data(), vals.data(), 0,       nullptr,  nullptr,          0};
     }
 
 private:

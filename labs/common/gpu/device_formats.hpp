@@ -222,6 +222,7 @@ struct DeviceSell {
     DeviceBuffer<T> vals;               ///< values, 0 in padding
     DeviceBuffer<index_t> wide_chunk;   ///< per segment: its chunk
     DeviceBuffer<index_t> wide_from;    ///< per segment: its first slot
+    index_t wide_slots = 0;             ///< slots of a row per segment
     /// @brief Uploads a host SELL-C-sigma matrix. @param h [in] host matrix
     explicit DeviceSell(const Sell<T>& h)
         : DeviceSell(h, sell_wide_plan(h.chunk_width, h.threads, h.slots(), h.rows, cuda_resident_threads())) {}
@@ -239,7 +240,8 @@ struct DeviceSell {
                 vals.data(),
                 wide_segments,
                 wide_chunk.data(),
-                wide_from.data()};
+                wide_from.data(),
+                wide_slots};
     }
 
 private:
@@ -255,7 +257,8 @@ private:
           col_idx(h.col_idx),
           vals(h.vals),
           wide_chunk(plan.wide_chunk),
-          wide_from(plan.wide_from) {}
+          wide_from(plan.wide_from),
+          wide_slots(plan.segment) {}
 };
 
 }  // namespace kit

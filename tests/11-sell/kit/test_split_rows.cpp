@@ -3,6 +3,8 @@
 // (a kit test of lab 11's build).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "io/generators.hpp"
 #include "sell_test_support.hpp"
 
@@ -44,9 +46,11 @@ TYPED_TEST(SellThreadsCuda, WideChunksMatchTheOracle) {
     for (const int C : {4, 32, 64})
         for (const int T : {1, 2}) {  // the shapes below convert, and take the wide path
             const auto m = kit::Sell<double>::from_coo(A, {C, 4 * C, T});
-            for (const kit::count_t resident : {0, 132 * 2048})  // unknown, an H200: the same chunks
-                EXPECT_EQ(kit::sell_wide_plan(m.chunk_width, T, m.slots(), m.rows, resident).wide_chunk.size(), 8 + 3u)
-                    << C;
+            EXPECT_EQ(kit::sell_wide_plan(m.chunk_width, T, m.slots(), m.rows, 0).wide_chunk.size(), 8 + 3u) << C;
+            // on an H200 the same two chunks, in segments of 64 slots (11 blocks would not fill it)
+            const kit::SellWidePlan h200 = kit::sell_wide_plan(m.chunk_width, T, m.slots(), m.rows, 132 * 2048);
+            EXPECT_EQ(h200.segment, kit::kSellWideMinSegment) << C;
+            EXPECT_EQ(std::set<kit::index_t>(h200.wide_chunk.begin(), h200.wide_chunk.end()).size(), 2u) << C;
         }
     KIT_REQUIRE_BACKEND(Backend::cuda);
     const Problem problem = random_vectors(A, 5);
@@ -78,6 +82,28 @@ TYPED_TEST(SellThreadsCuda, DenseChunksTooFewToFillTheGpuMatchTheOracle) {
     const OracleRun automatic =
         run_against_oracle("sell-auto", Backend::cuda, this->precision, wide, Comparison::bound, {});
     EXPECT_TRUE(matches_oracle(automatic)) << "sell-auto";
+}
+
+// 40 pairs of rows of 7000 entries, 64 rows apart, among 2560 rows of 8, in chunks of 4 rows
+// (half of each such chunk long, within the fill limit): 40 wide chunks of 28 segments of 256
+// slots, 1120 blocks of 256 threads, enough to fill an H100 or H200, so the segments keep
+// their full length there (the test above runs the shortest).
+TYPED_TEST(SellThreadsCuda, ManyWideChunksKeepLongSegmentsAndMatchTheOracle) {
+    kit::CooMatrix A = kit::generate_random(2560, 8000, 8, 13);
+    for (kit::index_t r = 0; r < 2560; r += 64)
+        for (kit::index_t c = 0; c < 7000; ++c) {
+            A.add(r, c, 0.25 + (c % 5));
+            A.add(r + 1, c, 1.5 - (c % 3));
+        }
+    A.normalize();
+    const auto m = kit::Sell<double>::from_coo(A, {4, 4, 1});
+    const kit::SellWidePlan plan = kit::sell_wide_plan(m.chunk_width, 1, m.slots(), m.rows, 132 * 2048);
+    EXPECT_EQ(plan.segment, kit::kSellWideSegment);
+    EXPECT_EQ(plan.wide_chunk.size(), 40 * 28u);
+    KIT_REQUIRE_BACKEND(Backend::cuda);
+    const OracleRun run = run_against_oracle("sell", Backend::cuda, this->precision, random_vectors(A, 3),
+                                             Comparison::bound, sell_shape(4, 4));
+    EXPECT_TRUE(matches_oracle(run));
 }
 
 TEST(SellThreadsFor, OneThreadUntilEachHasSixteenSlotsOfTheMeanRow) {
