@@ -10,7 +10,11 @@ device parameters ($KIT_DEVICE_PARAMS from that run's `spmv-kit calibrate`). Wri
 DIR/format_choice_eval.csv, one row per kernel (pairs where it ran and was predicted, median
 |predicted/measured - 1|, median predicted/measured) and the rows "pick", "always-csr-vector"
 and "cusparse-csr" (pairs, share within 10% of the fastest kit CUDA kernel, geomean and worst
-time over that kernel's), and DIR/real_times.csv, the measured cold times it used (microseconds).
+time over that kernel's), "pick-fastest-above-10us" (the pick on the pairs whose fastest kit
+kernel takes more than 10 us, where launch latency alone does not decide);
+DIR/real_times.csv, the measured cold times it used (microseconds); and DIR/misses.csv, every
+pair whose pick is more than 10% slower than the fastest, with both kernels' predicted and
+measured times and the model's next three candidates (where to look for a missing term).
 --plot draws predicted against measured, every kernel on every pair, log-log (needs matplotlib;
 make deps installs it).
 """
@@ -25,6 +29,9 @@ from collections import defaultdict
 from script_errors import run
 
 SLACK = 1.10
+LAUNCH_BOUND_MS = 0.010  # fastest kit kernel at or below this: launch latency decides
+MISS_FIELDS = ["matrix", "precision", "pick", "pick_us", "pick_predicted_us", "best", "best_us",
+               "best_predicted_us", "pick_over_best", "next_predicted"]
 
 
 def measured(path):
@@ -56,6 +63,52 @@ def rule_row(name, ratios):
             "worst_over_best": f"{max(ratios):.2f}" if ratios else ""}
 
 
+def evaluate(meas, pred):
+    """The rules' time-over-best ratios, each kernel's predicted/measured ratios, and the misses."""
+    rules, errors, misses = defaultdict(list), defaultdict(list), []
+    for key, times in sorted(meas.items()):
+        kit = {k: v for k, v in times.items() if not k.startswith("cusparse")}
+        p = pred.get(key)
+        if not kit or not p:
+            continue
+        best = min(kit, key=kit.get)
+        pick = min(p, key=p.get)
+        if pick in kit:
+            rules["pick"].append(kit[pick] / kit[best])
+            if kit[best] > LAUNCH_BOUND_MS:
+                rules["pick-fastest-above-10us"].append(kit[pick] / kit[best])
+            if kit[pick] > SLACK * kit[best]:
+                misses.append(miss_row(key, kit, p, pick, best))
+        if "csr-vector" in kit:
+            rules["always-csr-vector"].append(kit["csr-vector"] / kit[best])
+        if "cusparse-csr" in times:
+            rules["cusparse-csr"].append(times["cusparse-csr"] / kit[best])
+        for k, v in p.items():
+            if k in kit:
+                errors[k].append(v / kit[k])
+    return rules, errors, misses
+
+
+def us(ms):
+    """Milliseconds as microseconds, 3 decimals; blank when absent."""
+    return f"{ms * 1e3:.3f}" if ms is not None else ""
+
+
+def miss_row(key, kit, p, pick, best):
+    """One pair whose pick is more than 10% slower than the fastest kit kernel (MISS_FIELDS)."""
+    return {"matrix": key[0], "precision": key[1], "pick": pick, "pick_us": us(kit[pick]),
+            "pick_predicted_us": us(p[pick]), "best": best, "best_us": us(kit[best]),
+            "best_predicted_us": us(p.get(best)), "pick_over_best": f"{kit[pick] / kit[best]:.3f}",
+            "next_predicted": " ".join(f"{k}={us(p[k])}" for k in sorted(p, key=p.get)[1:4])}
+
+
+def write_csv(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("summary")
@@ -64,44 +117,25 @@ def main():
     ap.add_argument("--plot", help="draw predicted against measured into this PNG")
     a = ap.parse_args()
     meas, pred = measured(a.summary), predicted(a.predict_dir)
-    rules = defaultdict(list)
-    errors = defaultdict(list)
-    for key, times in sorted(meas.items()):
-        kit = {k: v for k, v in times.items() if not k.startswith("cusparse")}
-        p = pred.get(key)
-        if not kit or not p:
-            continue
-        best = min(kit.values())
-        pick = min(p, key=p.get)
-        if pick in kit:
-            rules["pick"].append(kit[pick] / best)
-        if "csr-vector" in kit:
-            rules["always-csr-vector"].append(kit["csr-vector"] / best)
-        if "cusparse-csr" in times:
-            rules["cusparse-csr"].append(times["cusparse-csr"] / best)
-        for k, v in p.items():
-            if k in kit:
-                errors[k].append(v / kit[k])
+    rules, errors, misses = evaluate(meas, pred)
     os.makedirs(a.out, exist_ok=True)
     fields = ["kernel", "pairs", "median_abs_error", "median_predicted_over_measured", "within_10pct",
               "share_within_10pct", "geomean_over_best", "worst_over_best"]
-    with open(os.path.join(a.out, "format_choice_eval.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields)
-        w.writeheader()
-        for name in ("pick", "always-csr-vector", "cusparse-csr"):
-            w.writerow(rule_row(name, rules[name]))
-            print(f"{name}: {rule_row(name, rules[name])}")
-        for k, q in sorted(errors.items()):
-            w.writerow({"kernel": k, "pairs": len(q),
-                        "median_abs_error": f"{statistics.median(abs(x - 1) for x in q):.3f}",
-                        "median_predicted_over_measured": f"{statistics.median(q):.3f}"})
-    with open(os.path.join(a.out, "real_times.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["matrix", "precision", "kernel", "us"])
-        for (m, prec), times in sorted(meas.items()):
-            for k, v in sorted(times.items()):
-                w.writerow([m, prec, k, f"{v * 1e3:.6g}"])
-    print(f"format_choice_eval: wrote {a.out}/format_choice_eval.csv and real_times.csv")
+    rows = []
+    for name in ("pick", "pick-fastest-above-10us", "always-csr-vector", "cusparse-csr"):
+        rows.append(rule_row(name, rules[name]))
+        print(f"{name}: {rows[-1]}")
+    for k, q in sorted(errors.items()):
+        rows.append({"kernel": k, "pairs": len(q),
+                     "median_abs_error": f"{statistics.median(abs(x - 1) for x in q):.3f}",
+                     "median_predicted_over_measured": f"{statistics.median(q):.3f}"})
+    write_csv(os.path.join(a.out, "format_choice_eval.csv"), fields, rows)
+    times = [{"matrix": m, "precision": prec, "kernel": k, "us": f"{v * 1e3:.6g}"}
+             for (m, prec), t in sorted(meas.items()) for k, v in sorted(t.items())]
+    write_csv(os.path.join(a.out, "real_times.csv"), ["matrix", "precision", "kernel", "us"], times)
+    write_csv(os.path.join(a.out, "misses.csv"), MISS_FIELDS, misses)
+    print(f"format_choice_eval: wrote {a.out}/format_choice_eval.csv, real_times.csv and misses.csv "
+          f"({len(misses)} misses)")
     if a.plot:
         plot(meas, pred, a.plot)
 

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
 out=$build/bench-ci
+python3 bench/analysis/test_format_choice_eval.py  # lab 08's evaluation script, on pairs made up there
 rm -rf "$out"
 make --no-print-directory BUILD="$build" SM="${SM:-90}" bench SIZE=tiny OUT="$out" \
   BENCH_ARGS="--repeats=3 --warmup=1" > "$build/bench-ci.log" 2>&1 || {
