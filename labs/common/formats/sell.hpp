@@ -57,10 +57,10 @@ inline constexpr index_t kSellSplitBlock = 256;
 /// T = 8 lost to T = 4.
 inline constexpr double kSellSlotsPerThread = 16.0;
 
-/// A chunk is "wide" when its width exceeds both this many slots per CUDA thread of a row and
-/// (on a GPU that the row kernels fill) kSellWideOverMean times the mean stored row: one thread would walk it long after the other
-/// chunks are done (the power-law suite matrix: a chunk of 632,173 slots a row, 242 ms in double
-/// for one thread per row where csr-merge takes 0.11 ms; h200-2026-11-28d/summary.csv).
+/// A chunk is "wide" when its width exceeds this many slots per CUDA thread of a row and (on a
+/// GPU the row kernels fill) kSellWideOverMean mean stored rows: one thread would walk it long
+/// after the other chunks are done (the power-law suite matrix: a chunk of 632,173 slots a row,
+/// 242 ms in double for one thread per row, csr-merge 0.11 ms; h200-2026-11-28d/summary.csv).
 inline constexpr index_t kSellWideSlotsPerThread = 128;
 /// The other bound of a wide chunk, in mean stored rows, so that a matrix of uniformly long rows
 /// (radius-5) keeps them in the row kernels: there they fill the GPU at no extra cost. Dropped
