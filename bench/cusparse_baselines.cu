@@ -341,7 +341,8 @@ kit::RunResult run_sell(Handle& handle, const kit::CooMatrix& A, const std::vect
     for (std::size_t p = 0; p < host.perm.size(); ++p) y_back[host.perm[p]] = out.y[p];
     out.y = std::move(y_back);
     // The kit's SELL model less what cuSPARSE does not read: the chunk widths and the permutation.
-    out.bytes = kit::sell_bytes_of(host, sizeof(T)) - static_cast<count_t>(host.chunks()) * 4 -
+    out.bytes = kit::sell_bytes(host.rows, host.cols, host.chunks(), host.slots(), sizeof(T)) -
+                static_cast<count_t>(host.chunks()) * 4 -
                 static_cast<count_t>(host.rows) * 4;
     out.note = "slice " + std::to_string(host.C) + ", rows sorted by the kit in windows of " +
                std::to_string(host.sigma) + " (y permuted outside the timed calls), beta " +

@@ -34,19 +34,23 @@ const KernelPrediction* find_prediction(const std::vector<KernelPrediction>& kit
 
 /// What the kit's model needs beyond the paper's inputs, from A itself.
 struct Structure {
-    count_t sell_slots = 0;   // SELL-32-256's padded slots
-    count_t sell_chunks = 0;  // and its chunks
+    count_t sell_slots = 0;                  // SELL-32-256's padded slots
+    count_t sell_chunks = 0;                 // and its chunks
+    std::vector<index_t> sell_chunk_widths;  // the widths of its nonempty chunks
     count_t csr5_full_tiles = 0;
     bool csr5_tail = false;
 };
 
 /// SELL-32-256's padded slots of one window, from the lengths of its nonempty rows (the
-/// others are 0): sorted longest first, a chunk's first row is its longest.
-count_t window_slots(std::vector<index_t>& lengths) {
+/// others are 0): sorted longest first, a chunk's first row is its longest; its chunks'
+/// widths join `widths`.
+count_t window_slots(std::vector<index_t>& lengths, std::vector<index_t>& widths) {
     std::sort(lengths.begin(), lengths.end(), std::greater<>());
     count_t slots = 0;
-    for (std::size_t c = 0; c < lengths.size(); c += kSellDefaultC)
+    for (std::size_t c = 0; c < lengths.size(); c += kSellDefaultC) {
         slots += static_cast<count_t>(lengths[c]) * kSellDefaultC;
+        widths.push_back(lengths[c]);
+    }
     lengths.clear();
     return slots;
 }
@@ -63,11 +67,11 @@ Structure structure_of(const CooMatrix& A, const RowLengthPmf& pmf) {
         count_t e = k;
         while (e < n && A.row_idx[e] == A.row_idx[k]) ++e;
         const count_t w = A.row_idx[k] / kSellDefaultSigma;
-        if (w != window_of) s.sell_slots += window_slots(window), window_of = w;
+        if (w != window_of) s.sell_slots += window_slots(window, s.sell_chunk_widths), window_of = w;
         window.push_back(static_cast<index_t>(e - k));
         k = e;
     }
-    s.sell_slots += window_slots(window);
+    s.sell_slots += window_slots(window, s.sell_chunk_widths);
     const count_t tile = static_cast<count_t>(kCsr5Omega) * csr5_sigma(pmf.nnz, pmf.rows);
     s.csr5_full_tiles = pmf.nnz / tile;
     s.csr5_tail = pmf.nnz % tile != 0 || pmf.nnz == 0;
@@ -209,14 +213,14 @@ void KitModel::padded() {
     for (const auto& [name, threads] : {std::pair<const char*, index_t>{"sell", 1}, {"sell-auto", T}}) {
         // Chunks wider than the limit go to the wide kernel (lab 11's sell_split.cu): one more
         // launch and its own rounds, and a row's segments meet on one y entry, atomic by atomic.
-        const count_t limit =
-            sell_wide_limit(threads, st.sell_slots, static_cast<index_t>(N), static_cast<count_t>(resident_threads(p)));
+        const auto resident = static_cast<count_t>(resident_threads(p));
+        const index_t limit = sell_wide_limit(threads, st.sell_slots, static_cast<index_t>(N), resident);
         const bool wide = longest > limit;
-        sell.serial_ms =
-            wide ? static_cast<double>((longest + kSellWideSegment - 1) / kSellWideSegment) * p.atomic_ns * 1e-6 : 0;
+        const count_t segment = sell_wide_segment(st.sell_chunk_widths, limit, resident);
+        sell.serial_ms = wide ? static_cast<double>((longest + segment - 1) / segment) * p.atomic_ns * 1e-6 : 0;
         waves = waves_not_occupancy(sell, lane, rows * threads, p);
         add(sell, name, wide ? 2 : 1, (threads > 1 ? 5 : 4) + (wide ? 4 : 0),
-            waves * later_rounds((std::min(longest, limit) + threads - 1) / threads, kLoopUnroll));
+            waves * later_rounds((std::min<count_t>(longest, limit) + threads - 1) / threads, kLoopUnroll));
     }
 }
 

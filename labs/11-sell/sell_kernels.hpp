@@ -19,6 +19,16 @@ void sell_spmv(SellView<T> A, const T* x, T* y);
 }  // namespace kit::cpu
 
 namespace kit::cuda {
+#ifdef __CUDACC__
+/// @brief The row of A stored at position p: p itself when the rows are in place (sigma = 1),
+/// which spares the kernel the permutation's 4 bytes a row, else perm[p].
+/// @param A [in] SELL-C-sigma matrix (device pointers)  @param p [in] position, p < A.rows
+template <class T>
+__device__ __forceinline__ index_t sell_row_at(const SellView<T>& A, long long p) {
+    return A.rows_in_place ? static_cast<index_t>(p) : A.perm[p];
+}
+#endif
+
 /// @brief One thread per position p < rows: each thread computes the row perm[p] over its
 /// chunk's width slots (at chunk_ptr[c] + k * C + lane: consecutive lanes read consecutive
 /// addresses) and adds it to y[perm[p]]. Correct for any C; with C a multiple of 32 a warp

@@ -19,8 +19,8 @@ __device__ __forceinline__ T lane_share(const SellView<T>& A, const T* __restric
     T sum = 0;
 #pragma unroll 4
     for (index_t k = from; k < to; k += step, at += stride) {
-        const index_t col = A.col_idx[at];
-        const T val = A.vals[at];
+        const index_t col = __ldcs(&A.col_idx[at]);  // read once: evict first, x and y keep L2
+        const T val = __ldcs(&A.vals[at]);
         sum += val * (col >= 0 ? __ldg(&x[col]) : T(0));
     }
     return sum;
@@ -53,7 +53,7 @@ __global__ void sell_rows_split(SellView<T> A, const T* __restrict__ x, T* __res
     partial[t] = sum;
     __syncthreads();
     if (j != 0 || p >= A.rows) return;
-    y[A.perm[p]] += sum + later_shares(partial, t, kThreads, A.C);
+    y[sell_row_at(A, p)] += sum + later_shares(partial, t, kThreads, A.C);
 }
 
 /// Launches sell_rows_split: blocks of kSellSplitBlock threads holding kSellSplitBlock / (C * T)
@@ -91,7 +91,7 @@ __global__ void sell_wide_rows(SellView<T> A, const T* __restrict__ x, T* __rest
     __syncthreads();
     const long long p = static_cast<long long>(chunk) * A.C + lane;
     if (j != 0 || p >= A.rows) return;
-    atomicAdd(&y[A.perm[p]], sum + later_shares(partial, t, groups, A.C));
+    atomicAdd(&y[sell_row_at(A, p)], sum + later_shares(partial, t, groups, A.C));
 }
 
 /// Launches sell_wide_rows after the row kernels (the same stream, so their plain writes to y

@@ -14,7 +14,7 @@ namespace kernel {
 /// the slot is padding (padding holds 0), so both loads start together; only x is guarded.
 template <class T>
 __global__ void sell_rows(SellView<T> A, const T* __restrict__ x, T* __restrict__ y) {
-    // TODO(11-sell step 2): one thread per position p < rows; chunk p / C, lane p % C; slots at chunk_ptr + k*C + lane; y[perm[p]] += sum
+    // TODO(11-sell step 2): one thread per position p < rows; chunk p / C, lane p % C; slots at chunk_ptr + k*C + lane; y[sell_row_at(A, p)] += sum
 }
 
 }  // namespace kernel

@@ -9,6 +9,7 @@
 #include "core/kit_error.hpp"
 #include "formats/sell.hpp"
 #include "io/generators.hpp"
+#include "measure/bytes_model.hpp"
 
 using kit::CooMatrix;
 using kit::index_t;
@@ -97,6 +98,22 @@ TEST(Sell, SortingNeverAddsPaddingWithinOneWindow) {
 
     EXPECT_LE(sorted.slots(), unsorted.slots());
     EXPECT_GT(sorted.beta(), unsorted.beta());
+}
+
+TEST(Sell, RowsAreInPlaceExactlyWhenSigmaIsOne) {
+    // The GPU kernels skip the permutation when rows_in_place says so: it must then be the
+    // identity, and a sorted matrix must never claim it. The bytes model drops 4 B a row.
+    const CooMatrix A = normalized(kit::generate_power_law(1000, 60, 1.0, 7));
+    const auto in_place = Sell<double>::from_coo(A, {32, 1});
+    ASSERT_EQ(in_place.rows_in_place(), 1);
+    EXPECT_EQ(in_place.view().rows_in_place, 1);
+    for (index_t p = 0; p < in_place.rows; ++p) ASSERT_EQ(in_place.perm[p], p) << "position " << p;
+    const auto sorted = Sell<double>::from_coo(A, {32, 256});
+    EXPECT_EQ(sorted.rows_in_place(), 0);
+    EXPECT_EQ(sorted.view().rows_in_place, 0);
+    EXPECT_EQ(kit::sell_bytes_of(in_place, 8),
+              kit::sell_bytes(A.rows, A.cols, in_place.chunks(), in_place.slots(), 8) - 4 * A.rows);
+    EXPECT_EQ(kit::sell_bytes_of(sorted, 8), kit::sell_bytes(A.rows, A.cols, sorted.chunks(), sorted.slots(), 8));
 }
 
 TEST(Sell, RejectsBadParameters) {

@@ -88,10 +88,7 @@ index_t sell_wide_limit(index_t threads, count_t slots, index_t rows, count_t re
     return std::max(chain, static_cast<index_t>(std::min(kSellWideOverMean * mean_stored_row(slots, rows), 2e9)));
 }
 
-namespace {
-/// The wide kernel's segment: kSellWideSegment, halved while the segments' blocks leave the GPU
-/// part empty and the widest row's chain of atomics stays within kSellWideMaxChain.
-index_t wide_segment(const std::vector<index_t>& chunk_width, index_t limit, count_t resident_threads) {
+index_t sell_wide_segment(const std::vector<index_t>& chunk_width, index_t limit, count_t resident_threads) {
     count_t widest = 0;
     const auto segments_of = [&](count_t segment) {
         count_t n = 0;
@@ -106,13 +103,12 @@ index_t wide_segment(const std::vector<index_t>& chunk_width, index_t limit, cou
         segment /= 2;
     return static_cast<index_t>(segment);
 }
-}  // namespace
 
 SellWidePlan sell_wide_plan(const std::vector<index_t>& chunk_width, index_t threads, count_t slots, index_t rows,
                             count_t resident_threads) {
     SellWidePlan plan;
     const index_t limit = sell_wide_limit(threads, slots, rows, resident_threads);
-    plan.segment = wide_segment(chunk_width, limit, resident_threads);
+    plan.segment = sell_wide_segment(chunk_width, limit, resident_threads);
     plan.row_widths = chunk_width;
     for (std::size_t c = 0; c < chunk_width.size(); ++c) {
         if (chunk_width[c] <= limit) continue;

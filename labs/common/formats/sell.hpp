@@ -109,6 +109,7 @@ struct SellView {
     const index_t* chunk_ptr;    ///< chunks + 1 offsets: chunk c's slots are [chunk_ptr[c], chunk_ptr[c+1])
     const index_t* chunk_width;  ///< slots per row of each chunk; 0 in a device view for a wide one (sell_wide_plan)
     const index_t* perm;         ///< perm[p]: the row of A stored at position p = c * C + lane (p < rows)
+    index_t rows_in_place;       ///< 1 when sigma = 1: perm[p] = p, so a kernel may skip reading perm
     const index_t* col_idx;      ///< col_idx[chunk_ptr[c] + k * C + lane]; -1 marks padding
     const T* vals;               ///< vals[chunk_ptr[c] + k * C + lane]; 0 in padding
     index_t wide_segments;       ///< segments of the wide chunks (sell_wide_plan); 0 in a host view
@@ -145,6 +146,14 @@ index_t sell_threads_for(index_t C, count_t slots, index_t rows);
 /// @param threads [in] CUDA threads per row  @param slots [in] stored slots  @param rows [in] rows
 /// @param resident_threads [in] threads the GPU holds at once (0: unknown, taken as filled)
 index_t sell_wide_limit(index_t threads, count_t slots, index_t rows, count_t resident_threads);
+
+/// @brief The wide kernel's segment: kSellWideSegment slots, halved down to kSellWideMinSegment
+/// while the segments' thread blocks leave part of the GPU empty and the widest chunk's row
+/// keeps at most kSellWideMaxChain segments (their atomics on one y entry follow one another).
+/// @param chunk_width [in] slots per row of each chunk (chunks of width 0 may be left out)
+/// @param limit [in] sell_wide_limit(): wider chunks go to the wide kernel
+/// @param resident_threads [in] threads the GPU holds at once (0: unknown)
+index_t sell_wide_segment(const std::vector<index_t>& chunk_width, index_t limit, count_t resident_threads);
 
 /// @brief The wide chunks of a SELL matrix (wider than sell_wide_limit()) and their segments.
 /// @param chunk_width [in] slots per row of each chunk  @param threads [in] CUDA threads per row
@@ -199,10 +208,25 @@ struct Sell {
     double beta() const { return slots() ? static_cast<double>(nnz_) / static_cast<double>(slots()) : 1.0; }
     /// @brief Stored slots / nnz, as the other formats' notes report it (1 / beta).
     double fill() const { return nnz_ ? static_cast<double>(slots()) / static_cast<double>(nnz_) : 1.0; }
+    /// @brief 1 when no row moved (sigma = 1: sell_row_order is then the identity), else 0.
+    index_t rows_in_place() const { return sigma == 1 ? 1 : 0; }
     /// @brief Host view of the arrays.
     SellView<T> view() const {
-        return {rows,        cols,           C,           threads, chunks(), chunk_ptr.data(), chunk_width.data(),
-                perm.data(), col_idx.data(), vals.data(), 0,       nullptr,  nullptr,          0};
+        return {rows,
+                cols,
+                C,
+                threads,
+                chunks(),
+                chunk_ptr.data(),
+                chunk_width.data(),
+                perm.data(),
+                rows_in_place(),
+                col_idx.data(),
+                vals.data(),
+                0,
+                nullptr,
+                nullptr,
+                0};
     }
 
 private:

@@ -53,16 +53,14 @@ cudaDeviceProp current_device_properties() {
 std::string cuda_device_name() { return current_device_properties().name; }
 
 CudaShape cuda_device_shape() {
-    const cudaDeviceProp prop = current_device_properties();
-    return {prop.multiProcessorCount, prop.maxThreadsPerMultiProcessor, prop.warpSize};
-}
-
-count_t cuda_resident_threads() {
-    int dev = 0, sms = 0, per_sm = 0;
+    // Three attribute queries, not cudaGetDeviceProperties: cheap enough for every upload.
+    int dev = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    return static_cast<count_t>(sms) * per_sm;
+    CudaShape shape;
+    CUDA_CHECK(cudaDeviceGetAttribute(&shape.sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&shape.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&shape.warp, cudaDevAttrWarpSize, dev));
+    return shape;
 }
 
 }  // namespace kit

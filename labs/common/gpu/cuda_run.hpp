@@ -21,14 +21,13 @@ struct CudaShape {
     int sms = 0;             ///< streaming multiprocessors (multiProcessorCount)
     int threads_per_sm = 0;  ///< resident threads per SM (maxThreadsPerMultiProcessor)
     int warp = 0;            ///< threads per warp (warpSize)
+    /// @brief Threads the device holds at once: SMs x resident threads per SM.
+    count_t resident_threads() const { return static_cast<count_t>(sms) * threads_per_sm; }
 };
 
-/// @brief SMs, resident threads per SM and warp width of the current CUDA device.
+/// @brief SMs, resident threads per SM and warp width of the current CUDA device, read through
+/// attribute queries, cheap enough for every upload.
 CudaShape cuda_device_shape();
-
-/// @brief Threads the current CUDA device holds at once (SMs x resident threads per SM), read
-/// through two attribute queries, cheap enough for every upload.
-count_t cuda_resident_threads();
 
 /// @brief Times one GPU operation with a pair of CUDA events.
 ///

@@ -214,18 +214,19 @@ struct DeviceSell {
     index_t cols = 0;                   ///< number of columns
     index_t C = 0;                      ///< rows per chunk
     index_t threads = 1;                ///< CUDA threads that share each row
-    index_t wide_segments = 0;          ///< segments of the wide chunks
     DeviceBuffer<index_t> chunk_ptr;    ///< chunks + 1 slot offsets
     DeviceBuffer<index_t> chunk_width;  ///< slots per row of each chunk as the row kernels see it (0: wide)
     DeviceBuffer<index_t> perm;         ///< the row stored at each position
+    index_t rows_in_place = 0;          ///< Sell::rows_in_place()
     DeviceBuffer<index_t> col_idx;      ///< columns, column-major within each chunk; -1 in padding
     DeviceBuffer<T> vals;               ///< values, 0 in padding
-    DeviceBuffer<index_t> wide_chunk;   ///< per segment: its chunk
+    DeviceBuffer<index_t> wide_chunk;   ///< per segment: its chunk (its size is the segment count)
     DeviceBuffer<index_t> wide_from;    ///< per segment: its first slot
     index_t wide_slots = 0;             ///< slots of a row per segment
     /// @brief Uploads a host SELL-C-sigma matrix. @param h [in] host matrix
     explicit DeviceSell(const Sell<T>& h)
-        : DeviceSell(h, sell_wide_plan(h.chunk_width, h.threads, h.slots(), h.rows, cuda_resident_threads())) {}
+        : DeviceSell(
+              h, sell_wide_plan(h.chunk_width, h.threads, h.slots(), h.rows, cuda_device_shape().resident_threads())) {}
     /// @brief View with device pointers.
     SellView<T> view() const {
         return {rows,
@@ -236,9 +237,10 @@ struct DeviceSell {
                 chunk_ptr.data(),
                 chunk_width.data(),
                 perm.data(),
+                rows_in_place,
                 col_idx.data(),
                 vals.data(),
-                wide_segments,
+                static_cast<index_t>(wide_chunk.size()),
                 wide_chunk.data(),
                 wide_from.data(),
                 wide_slots};
@@ -250,10 +252,10 @@ private:
           cols(h.cols),
           C(h.C),
           threads(h.threads),
-          wide_segments(static_cast<index_t>(plan.wide_chunk.size())),
           chunk_ptr(h.chunk_ptr),
           chunk_width(plan.row_widths),
           perm(h.perm),
+          rows_in_place(h.rows_in_place()),
           col_idx(h.col_idx),
           vals(h.vals),
           wide_chunk(plan.wide_chunk),

@@ -202,11 +202,14 @@ count_t csr5_bytes_of(const Matrix& m, count_t value_bytes, count_t descriptor_b
                       static_cast<count_t>(m.empty_offset_ptr.size() + m.empty_offset.size()), value_bytes);
 }
 
-/// @brief SELL-C-sigma bytes of a SELL container (rows, cols, chunks(), slots()).
+/// @brief SELL-C-sigma bytes of a SELL container (rows, cols, chunks(), slots()), less the
+/// permutation when its rows are in place (rows_in_place(): the kernels then write y[p]
+/// without reading it).
 /// @param m [in] matrix  @param value_bytes [in] sizeof(T)
 template <class Matrix>
 count_t sell_bytes_of(const Matrix& m, count_t value_bytes) {
-    return sell_bytes(m.rows, m.cols, m.chunks(), m.slots(), value_bytes);
+    const count_t perm_bytes = m.rows_in_place() ? static_cast<count_t>(m.rows) * 4 : 0;
+    return sell_bytes(m.rows, m.cols, m.chunks(), m.slots(), value_bytes) - perm_bytes;
 }
 
 /// @brief Floating-point operations of one SpMV: a multiply and an add per entry.
