@@ -11,7 +11,9 @@
 // walked by dia-naive in float (4-byte loads per lane, each diagonal's x from its own lines:
 // narrow_gbs); a band of 8 diagonals walked by coo-segmented in double (coo_gbs); a band of 64 diagonals
 // whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
-// threads to fill DRAM: latency_ns by Little's law). Read from the device: SMs, resident warps
+// threads to fill DRAM: latency_ns by Little's law); last, 7 diagonals 4096 apart walked by
+// dia-naive in float, whose stream and leftover loop rounds overlap in part (loop_overlap_power,
+// with every other parameter in the model). Read from the device: SMs, resident warps
 // per SM, warp width. Kept at the documented H100 defaults: clock, lanes, L1, gather and PCIe
 // figures (format_model.hpp); edit the file to change them.
 #include "calibrate.hpp"
@@ -50,7 +52,8 @@ const char* kHelp =
     "apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals) and DRAM's\n"
     "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
     "of its own, and every kernel's fixed cost (its time on the 4x4 example, or a dense 64 x 64\n"
-    "matrix for lab 09's blocked and streamed kernels); reads the SMs and resident threads of\n"
+    "matrix for lab 09's blocked and streamed kernels), and last how much of its loop's rounds\n"
+    "dia-naive's stream hides (float, 7 diagonals 4096 apart); reads the SMs and resident threads of\n"
     "the device, and writes them as the file that $KIT_DEVICE_PARAMS points spmv-kit info,\n"
     "run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
@@ -64,6 +67,7 @@ constexpr int kQueueShort = 32;           // its rows, then kQueueLong: the adde
 constexpr int kQueueLong = 128;
 constexpr index_t kNarrowRows = 1 << 21;  // a band this tall and kNarrowDiagonals wide: DRAM dwarfs a launch
 constexpr index_t kNarrowDiagonals = 8;
+constexpr index_t kOverlapDiagonals = 7;   // one unrolled group of 4 and 3 single trips: loop ~ stream
 constexpr index_t kNarrowSpacing = 4096;   // rows between its diagonals: no two share x's lines in L1
 constexpr index_t kLatencyDiagonals = 64;  // the latency band: DRAM's latency dwarfs a launch
 constexpr double kLatencyShare = 0.125;    // its dia-vec4 threads, a share of the resident ones
@@ -222,6 +226,27 @@ void measure_fixed_costs(DeviceParams& p) {
     }
 }
 
+/// dia-naive in float on a band of kOverlapDiagonals diagonals, after every other parameter:
+/// its stream and its loop's rounds (3 leftover single trips a wave) take about as long there,
+/// and the time lies between the longer and their sum. The power of partly_hidden that
+/// puts the model's prediction on the measured time (loop_overlap_power).
+void measure_loop_overlap(DeviceParams& p) {
+    const CooMatrix band = generate_band(kNarrowRows, kOverlapDiagonals, kNarrowSpacing);
+    const double measured = cold_ms("dia-naive", band, Precision::f32);
+    p.loop_overlap_power = kMaxOverlapPower;
+    KernelPrediction naive;
+    try {
+        for (const KernelPrediction& k : model_report(band, Precision::f32, p).kit)
+            if (k.variant == "dia-naive") naive = k;
+    } catch (const TodoError& e) {
+        std::cerr << "calibrate: no loop overlap (lab 08's model is unfinished: " << e.what() << ")\n";
+        return;
+    }
+    // the prediction less the longer of the two is what the overlap leaves alone
+    const double stream = stream_ms(naive), rest = naive.total_ms - std::max(stream, naive.loop_ms);
+    p.loop_overlap_power = overlap_power_for(stream, naive.loop_ms, measured - rest);
+}
+
 /// The file's header: how each measured key was measured.
 std::string calibration_header(const std::string& ceiling_how, index_t latency_rows) {
     return "lab 08 device parameters, written by calibrate\nbandwidth_gbs: " + ceiling_how +
@@ -250,6 +275,10 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            "latency_ns: dia-vec4 (float) on a band of " +
            std::to_string(latency_rows) + " rows and " + std::to_string(kLatencyDiagonals) +
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
+           "loop_overlap_power: dia-naive (float) on " +
+           std::to_string(kNarrowRows) + " rows and " + std::to_string(kOverlapDiagonals) + " diagonals " +
+           std::to_string(kNarrowSpacing) +
+           " apart: the k of (stream^k + loop^k)^(1/k) that the model needs there\n"
            "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example "
            "(a dense 64 x 64 matrix "
            "for lab 09's blocked and streamed kernels), microseconds\n"
@@ -277,14 +306,16 @@ int calibrate_main(const std::vector<std::string>& args) {
     measure_rates(p);
     const index_t latency_rows = measure_latency(p);
     measure_fixed_costs(p);
+    measure_loop_overlap(p);
     write_device_params(out, p, calibration_header(ceiling_how, latency_rows));
     std::printf(
         "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
         "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, line atomic %.2f / %.2f ns (float / double), "
-        "narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, fixed costs of %zu kernels, %d SMs x %d warps -> %s\n",
+        "narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, fixed costs of %zu kernels, loop overlap power %.2f, "
+        "%d SMs x %d warps -> %s\n",
         p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
         p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float, p.line_atomic_ns_double, p.narrow_gbs,
-        p.coo_gbs, p.latency_ns, p.fixed_us_float.size(), p.sms, p.warps_per_sm, out.c_str());
+        p.coo_gbs, p.latency_ns, p.fixed_us_float.size(), p.loop_overlap_power, p.sms, p.warps_per_sm, out.c_str());
     return 0;
 }
 

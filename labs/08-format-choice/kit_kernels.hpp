@@ -26,6 +26,11 @@ namespace kit::model {
 /// fifth of launch_us). @param p [in] device parameters
 double pure_launch_us(const DeviceParams& p);
 
+/// @brief The slowest of a prediction's stream terms (AM with the gathers, sectors, atomics,
+/// the serial chain): what its loop rounds (KernelPrediction::loop_ms) run beside.
+/// @param k [in] a kit kernel's prediction
+double stream_ms(const KernelPrediction& k);
+
 /// @brief Every CUDA SpMV kernel of the kit, predicted by the kit's model (ModelReport::kit).
 /// @param A [in] normalized hub matrix  @param paper [in] the report with the paper's predictions
 /// (ModelReport::kernels, every covered variant) and the storage inputs filled in

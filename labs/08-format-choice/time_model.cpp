@@ -1,6 +1,7 @@
 #include "time_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kit::model {
 
@@ -14,6 +15,24 @@ double occupancy_gbs(const DeviceParams& p, double threads, double flight_bytes)
 double unrolled_rounds(count_t trips, int unroll) {
     const count_t u = std::max(1, unroll);
     return trips <= 0 ? 0.0 : static_cast<double>(trips / u + trips % u);
+}
+
+double partly_hidden(double a, double b, double k) {
+    const double longer = std::max(a, b), shorter = std::min(a, b);
+    if (k >= kMaxOverlapPower || longer <= 0) return longer;
+    // longer x (1 + (shorter / longer)^k)^(1/k): no overflow for large k or times
+    return longer * std::pow(1 + std::pow(shorter / longer, std::max(1.0, k)), 1 / std::max(1.0, k));
+}
+
+double overlap_power_for(double a, double b, double total) {
+    if (total >= a + b) return 1;
+    if (total <= std::max(a, b)) return kMaxOverlapPower;
+    double low = 1, high = kMaxOverlapPower;  // partly_hidden falls as k grows
+    for (int i = 0; i < 60; ++i) {
+        const double mid = std::sqrt(low * high);
+        (partly_hidden(a, b, mid) > total ? low : high) = mid;
+    }
+    return std::sqrt(low * high);
 }
 
 double mean_unrolled_rounds(const RowLengthPmf& pmf, int unroll) {

@@ -39,6 +39,19 @@ constexpr int kQuadLoopUnroll = 2;
 /// @return rounds, 0 for an empty loop
 double unrolled_rounds(count_t trips, int unroll);
 
+/// @brief Two times that overlap in part: (a^k + b^k)^(1/k), from their sum (k = 1) to the
+/// longer (k >= kMaxOverlapPower, exactly). Why: a loop's dependent rounds and the DRAM stream
+/// its loads make hide each other only while one is much the longer; dia-naive in float on 7
+/// diagonals, whose 3 leftover single trips take about as long as the stream, takes about a
+/// third of the shorter on top of the longer (handout 08). @param a [in] ms  @param b [in] ms
+/// @param k [in] DeviceParams::loop_overlap_power (at least 1)  @return ms
+double partly_hidden(double a, double b, double k);
+
+/// @brief The power k for which partly_hidden(a, b, k) = total: 1 when total is the sum or
+/// more, kMaxOverlapPower when it is the longer or less (calibrate's inversion).
+/// @param a [in] ms  @param b [in] ms  @param total [in] measured ms  @return k in [1, kMaxOverlapPower]
+double overlap_power_for(double a, double b, double total);
+
 /// @brief unrolled_rounds averaged over the rows of the PMF, for a kernel that gives each
 /// row's loop to one thread (csr-scalar). @param pmf [in] row-length distribution
 /// @param unroll [in] the unroll factor  @return mean rounds per row, 0 for a matrix without rows

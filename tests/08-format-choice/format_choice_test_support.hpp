@@ -15,8 +15,8 @@ KIT_OBSERVABLE(kit::model::RowLengthPmf, rows, cols, nnz, rows_with)
 KIT_OBSERVABLE(kit::model::HybSplit, K, p_le, p_gt, e_le, e_gt, nnz_le, nnz_gt, nnz_ell, nnz_coo)
 KIT_OBSERVABLE(kit::model::StorageInputs, diagonals, bcsr_r, bcsr_c, bcsr_blocks, hyb_width, pitch_multiple)
 KIT_OBSERVABLE(kit::model::KernelPrediction, variant, format, bytes, ddt_ms, am_ms, stream_gbs, gather_ms, sector_ms,
-               atomic_ms, ctc_m_ms, ctc_a_ms, serial_ms, launch_ms, launches, rounds, rounds_ms, fixed_ms, total_ms, feasible,
-               why_not)
+               atomic_ms, ctc_m_ms, ctc_a_ms, serial_ms, launch_ms, launches, rounds, rounds_ms, loop_ms, fixed_ms,
+               total_ms, feasible, why_not)
 KIT_OBSERVABLE(kit::model::FormatStorage, format, bytes, feasible)
 KIT_OBSERVABLE(kit::model::ModelReport, pmf, mean, hyb, inputs, storage, kernels, kit, pick, reason)
 

@@ -65,6 +65,7 @@ const std::vector<std::pair<std::string, double DeviceParams::*>>& real_keys() {
         {"line_atomic_ns_float", &DeviceParams::line_atomic_ns_float},
         {"line_atomic_ns_double", &DeviceParams::line_atomic_ns_double},
         {"latency_ns", &DeviceParams::latency_ns},
+        {"loop_overlap_power", &DeviceParams::loop_overlap_power},
         {"l1_bytes", &DeviceParams::l1_bytes},
         {"gather_gbs", &DeviceParams::gather_gbs},
         {"pcie_gbs", &DeviceParams::pcie_gbs}};

@@ -66,6 +66,10 @@ struct StorageInputs {
     count_t pitch_for(count_t rows) const { return (rows + pitch_multiple - 1) / pitch_multiple * pitch_multiple; }
 };
 
+/// @brief DeviceParams::loop_overlap_power at which a stream hides a loop's rounds whole (or
+/// they hide it): the longer of the two is the time, as before calibrate measured the power.
+inline constexpr double kMaxOverlapPower = 64;
+
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
 /// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
 /// atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs, coo_gbs and latency_ns are what
@@ -102,11 +106,15 @@ struct DeviceParams {
     double line_atomic_ns_double = 4.0;  ///< the same in double (3.97 on that H200)
     double latency_ns = 900;             ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
                                          ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
-    double l1_bytes = 256 * 1024;        ///< L1 per SM: holds the lines a warp per row re-reads while it fits
-    int warps_per_sm = 64;               ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
-    double gather_gbs = 5000;            ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
-                                         ///< when the entries do not lie on few diagonals
-    double pcie_gbs = 25;                ///< host-to-device copy bandwidth, for DDT, GB/s
+    double loop_overlap_power = kMaxOverlapPower;  ///< k of the DIA loop kernels' (stream^k + loop rounds^k)^(1/k):
+                                                   ///< dia-naive in float on a band of 7 diagonals, where the
+                                                   ///< stream and its leftover single trips take about as long;
+                                                   ///< kMaxOverlapPower: the longer of the two
+    double l1_bytes = 256 * 1024;                  ///< L1 per SM: holds the lines a warp per row re-reads while it fits
+    int warps_per_sm = 64;     ///< resident warps per SM (full occupancy): maxThreadsPerMultiProcessor / warp
+    double gather_gbs = 5000;  ///< rate of x gathers through L2 (scattered value reads), GB/s; charged only
+                               ///< when the entries do not lie on few diagonals
+    double pcie_gbs = 25;      ///< host-to-device copy bandwidth, for DDT, GB/s
     /// Each kit CUDA kernel's cold median in float on its fixed_cost_matrix (`spmv-kit calibrate`),
     /// microseconds: its fixed cost, which the kit's model charges in place of its own prediction
     /// on that matrix (apply_fixed_costs). Empty (the defaults, an older file): the model's own figures.
@@ -167,6 +175,7 @@ struct KernelPrediction {
     int launches = 1;       ///< kernel launches of one SpMV (the kit's model, kit_kernels.cpp)
     double rounds = 0;      ///< dependent DRAM round trips on the critical path of a cold call (the kit's model)
     double rounds_ms = 0;   ///< rounds x latency_ns (the kit's model; 0 in the paper's)
+    double loop_ms = 0;     ///< the rounds of a thread's loop after its first loads, at latency_ns each (kit's model)
     double fixed_ms = 0;    ///< the kernel's measured time on its fixed_cost_matrix (DeviceParams::fixed_us()), or 0
     double total_ms = 0;    ///< predicted time of one SpMV
     bool feasible = true;   ///< false if the kit's container would refuse the conversion

@@ -12,18 +12,14 @@
 #include "format_choice.hpp"
 #include "formats/sell.hpp"
 #include "kit_kernels.hpp"
+#include "kit_prediction.hpp"
 #include "time_model.hpp"
 
 using namespace kit;
 using namespace kit::model;
+using kit::model::testing::kit_prediction;
 
 namespace {
-
-KernelPrediction kit_prediction(const ModelReport& r, const std::string& variant) {
-    for (const KernelPrediction& k : r.kit)
-        if (k.variant == variant) return k;
-    throw Error(variant + " has no prediction");
-}
 
 /// rows x cols, every entry present: two chunks of SELL-32, both as wide as a row.
 CooMatrix dense(index_t rows, index_t cols) {
