@@ -236,8 +236,13 @@ void measure_loop_overlap(DeviceParams& p) {
     p.loop_overlap_power = kMaxOverlapPower;
     KernelPrediction naive;
     try {
-        for (const KernelPrediction& k : model_report(band, Precision::f32, p).kit)
-            if (k.variant == "dia-naive") naive = k;
+        const std::vector<KernelPrediction> kit = model_report(band, Precision::f32, p).kit;
+        const KernelPrediction* found = find_prediction(kit, "dia-naive");
+        if (found == nullptr) {
+            std::cerr << "calibrate: no loop overlap (the model has no dia-naive); the key keeps its default\n";
+            return;
+        }
+        naive = *found;
     } catch (const TodoError& e) {
         std::cerr << "calibrate: no loop overlap (lab 08's model is unfinished: " << e.what() << ")\n";
         return;
@@ -245,6 +250,13 @@ void measure_loop_overlap(DeviceParams& p) {
     // the prediction less the longer of the two is what the overlap leaves alone
     const double stream = stream_ms(naive), rest = naive.total_ms - std::max(stream, naive.loop_ms);
     p.loop_overlap_power = overlap_power_for(stream, naive.loop_ms, measured - rest);
+}
+
+/// "kNarrowRows rows and D diagonals kNarrowSpacing apart": the bands narrow_gbs and
+/// loop_overlap_power are measured on.
+std::string spaced_band(index_t diagonals) {
+    return std::to_string(kNarrowRows) + " rows and " + std::to_string(diagonals) + " diagonals " +
+           std::to_string(kNarrowSpacing) + " apart";
 }
 
 /// The file's header: how each measured key was measured.
@@ -266,9 +278,8 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            std::to_string(kQueueShort) +
            ", per added atomic on each line of y\n"
            "narrow_gbs: dia-naive (float) on " +
-           std::to_string(kNarrowRows) + " rows and " + std::to_string(kNarrowDiagonals) + " diagonals " +
-           std::to_string(kNarrowSpacing) +
-           " apart, DIA bytes per second less a launch\n"
+           spaced_band(kNarrowDiagonals) +
+           ", DIA bytes per second less a launch\n"
            "coo_gbs: coo-segmented (double) on a band of " +
            std::to_string(kNarrowRows) + " rows and " + std::to_string(kNarrowDiagonals) +
            " diagonals, COO bytes per second less a launch\n"
@@ -276,9 +287,8 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            std::to_string(latency_rows) + " rows and " + std::to_string(kLatencyDiagonals) +
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
            "loop_overlap_power: dia-naive (float) on " +
-           std::to_string(kNarrowRows) + " rows and " + std::to_string(kOverlapDiagonals) + " diagonals " +
-           std::to_string(kNarrowSpacing) +
-           " apart: the k of (stream^k + loop^k)^(1/k) that the model needs there\n"
+           spaced_band(kOverlapDiagonals) +
+           ": the k of (stream^k + loop^k)^(1/k) that the model needs there\n"
            "fixed_us_float.KERNEL, fixed_us_double.KERNEL: the kernel's cold median on the 4x4 example "
            "(a dense 64 x 64 matrix "
            "for lab 09's blocked and streamed kernels), microseconds\n"

@@ -18,19 +18,22 @@ double pure_launch_us(const DeviceParams& p) {
     return std::max(0.2 * p.launch_us, p.launch_us - 4 * p.latency_ns * 1e-3);
 }
 
+double stream_ms(const KernelPrediction& k) {
+    return std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms});
+}
+
+const KernelPrediction* find_prediction(const std::vector<KernelPrediction>& kit, const std::string& variant) {
+    for (const KernelPrediction& k : kit)
+        if (k.variant == variant) return &k;
+    return nullptr;
+}
+
 namespace {
 
 constexpr int kCsr5Omega = 32;           // CSR5's tile: a warp of lanes
 constexpr count_t kSegmentedChunks = 8;  // coo-segmented: 8 chunks of 32 entries per warp, one after the other
 constexpr count_t kGemvBlock = 64;       // the dense kernels' 64 x 4 shape (lab 09's register_cuda.cu)
 constexpr double kGemvThreadY = 4;
-
-/// The prediction of `variant` in `kit`, or nullptr.
-const KernelPrediction* find_prediction(const std::vector<KernelPrediction>& kit, const std::string& variant) {
-    for (const KernelPrediction& k : kit)
-        if (k.variant == variant) return &k;
-    return nullptr;
-}
 
 /// What the kit's model needs beyond the paper's inputs, from A itself.
 struct Structure {
@@ -100,14 +103,6 @@ void finish(KernelPrediction& k, int launches, double start_rounds, double loop_
     const double slowest = partly_hidden(stream_ms(k), k.loop_ms, overlap_power);
     k.total_ms = k.launch_ms + start_rounds * p.latency_ns * 1e-6 + slowest + k.ctc_m_ms + k.ctc_a_ms;
 }
-
-}  // namespace
-
-double stream_ms(const KernelPrediction& k) {
-    return std::max({k.am_ms + k.gather_ms, k.sector_ms, k.atomic_ms, k.serial_ms});
-}
-
-namespace {
 
 /// The rounds of a loop after its first group of loads, which the start-up rounds count.
 double later_rounds(count_t trips, int unroll) { return std::max(0.0, unrolled_rounds(trips, unroll) - 1); }

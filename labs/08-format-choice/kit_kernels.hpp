@@ -31,6 +31,10 @@ double pure_launch_us(const DeviceParams& p);
 /// @param k [in] a kit kernel's prediction
 double stream_ms(const KernelPrediction& k);
 
+/// @brief The prediction of `variant` in `kit` (ModelReport::kit), or nullptr if it has none.
+/// @param kit [in] the kit's predictions  @param variant [in] registry name of a kernel
+const KernelPrediction* find_prediction(const std::vector<KernelPrediction>& kit, const std::string& variant);
+
 /// @brief Every CUDA SpMV kernel of the kit, predicted by the kit's model (ModelReport::kit).
 /// @param A [in] normalized hub matrix  @param paper [in] the report with the paper's predictions
 /// (ModelReport::kernels, every covered variant) and the storage inputs filled in

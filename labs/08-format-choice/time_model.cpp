@@ -20,8 +20,9 @@ double unrolled_rounds(count_t trips, int unroll) {
 double partly_hidden(double a, double b, double k) {
     const double longer = std::max(a, b), shorter = std::min(a, b);
     if (k >= kMaxOverlapPower || longer <= 0) return longer;
+    const double power = std::max(1.0, k);  // below 1 the pair would cost more than their sum
     // longer x (1 + (shorter / longer)^k)^(1/k): no overflow for large k or times
-    return longer * std::pow(1 + std::pow(shorter / longer, std::max(1.0, k)), 1 / std::max(1.0, k));
+    return longer * std::pow(1 + std::pow(shorter / longer, power), 1 / power);
 }
 
 double overlap_power_for(double a, double b, double total) {

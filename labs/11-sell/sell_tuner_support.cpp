@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "measure/bytes_model.hpp"
+
 namespace kit::sell {
 
 std::vector<index_t> sigma_candidates(index_t C, index_t rows) {
@@ -32,8 +34,18 @@ double median_row_span(const CooMatrix& A) {
 }
 
 SellCandidate auto_setting(const CooMatrix& A, count_t value_bytes) {
-    SellCandidate pick = choose_sell(sell_row_lengths(A), A.cols, value_bytes).best;
-    if (median_row_span(A) > kScatteredSpan) pick.sigma = sigma_candidates(pick.C, A.rows).back();
+    const std::vector<index_t> lengths = sell_row_lengths(A);
+    SellCandidate pick = choose_sell(lengths, A.cols, value_bytes).best;
+    if (median_row_span(A) <= kScatteredSpan) return pick;
+    const index_t global = sigma_candidates(pick.C, A.rows).back();
+    const count_t sorted_slots = sell_slots(lengths, pick.C, global);
+    // A sort that pads no less than the rows in place (one chunk, rows of one length) buys
+    // nothing for the permutation's load, which sigma = 1 skips (sell_row_at).
+    if (sorted_slots >= sell_slots(lengths, pick.C, 1)) return pick;
+    pick.sigma = global;
+    pick.slots = sorted_slots;
+    pick.bytes =
+        sell_bytes(A.rows, A.cols, (static_cast<count_t>(A.rows) + pick.C - 1) / pick.C, sorted_slots, value_bytes);
     return pick;
 }
 

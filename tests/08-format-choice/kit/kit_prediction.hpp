@@ -6,15 +6,16 @@
 
 #include "core/kit_error.hpp"
 #include "format_choice.hpp"
+#include "kit_kernels.hpp"
 
 namespace kit::model::testing {
 
 /// @brief The kit model's prediction of `variant` in `r`; throws kit::Error if it has none.
 /// @param r [in] a model report  @param variant [in] registry name of a kernel
 inline KernelPrediction kit_prediction(const ModelReport& r, const std::string& variant) {
-    for (const KernelPrediction& k : r.kit)
-        if (k.variant == variant) return k;
-    throw Error(variant + " has no prediction");
+    const KernelPrediction* k = find_prediction(r.kit, variant);
+    if (k == nullptr) throw Error(variant + " has no prediction");
+    return *k;
 }
 
 }  // namespace kit::model::testing

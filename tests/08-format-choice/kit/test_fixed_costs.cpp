@@ -19,10 +19,9 @@ using namespace kit::model;
 namespace {
 
 double kit_total_ms(const ModelReport& r, const std::string& variant) {
-    for (const KernelPrediction& k : r.kit)
-        if (k.variant == variant) return k.total_ms;
-    ADD_FAILURE() << variant << " has no prediction";
-    return -1;
+    const KernelPrediction* k = find_prediction(r.kit, variant);
+    if (k == nullptr) ADD_FAILURE() << variant << " has no prediction";
+    return k == nullptr ? -1 : k->total_ms;
 }
 
 DeviceParams with_fixed_costs() {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "io/generators.hpp"
+#include "measure/bytes_model.hpp"
 #include "sell_tuner.hpp"
 #include "test_support.hpp"
 
@@ -47,4 +48,34 @@ TEST(SellAutoSetting, ScatteredRowsAreSortedGlobally) {
     EXPECT_EQ(got.C, rule.C);
     EXPECT_EQ(got.sigma, kit::sell::sigma_candidates(got.C, A.rows).back());
     EXPECT_GE(got.sigma, A.rows) << "the largest candidate window covers every row";
+}
+
+TEST(SellAutoSetting, ScatteredRowsOfOneLengthStayInPlace) {
+    // every row holds 4 entries spread over all 20000 columns: no sort pads less than none
+    kit::CooMatrix A;
+    A.rows = A.cols = 20000;
+    for (kit::index_t r = 0; r < A.rows; ++r)
+        for (kit::index_t k = 0; k < 4; ++k) A.add(r, (r * 7919 + k * 5003) % A.cols, 1.0);
+    A.normalize();
+
+    kit::sell::SellCandidate got, rule;
+    KIT_SKIP_IF_TODO(got = kit::sell::auto_setting(A, 8), rule = rule_pick(A));  // choose_sell is step 3
+
+    EXPECT_GT(kit::sell::median_row_span(A), kit::sell::kScatteredSpan);
+    EXPECT_EQ(got.sigma, 1) << "a sort that saves no slots only adds the permutation's load";
+    EXPECT_EQ(got.sigma, rule.sigma);
+    EXPECT_EQ(got.slots, rule.slots);
+}
+
+TEST(SellAutoSetting, AGlobalSortCarriesItsOwnSlotsAndBytes) {
+    const kit::CooMatrix A = kit::generate_random(20000, 20000, 32, 21);
+
+    kit::sell::SellCandidate got;
+    kit::count_t slots = 0;
+    KIT_SKIP_IF_TODO(got = kit::sell::auto_setting(A, 8),
+                     slots = kit::sell::sell_slots(kit::sell_row_lengths(A), got.C, got.sigma));
+
+    EXPECT_GT(got.sigma, 1);
+    EXPECT_EQ(got.slots, slots);
+    EXPECT_EQ(got.bytes, kit::sell_bytes(A.rows, A.cols, (A.rows + got.C - 1) / got.C, got.slots, 8));
 }
