@@ -2,6 +2,7 @@
 """Lab 08's model on real matrices (issue 39): predicted against measured for every CUDA kernel.
 
     format_choice_eval.py SUMMARY_CSV PREDICT_DIR --out DIR [--plot FILE.png]
+    format_choice_eval.py SUMMARY_CSV --from-summary --out DIR [--plot FILE.png]
 
 SUMMARY_CSV is spmv-bench's summary.csv of a run with --suitesparse-dir (the measured cold
 times, matrices named ss_<file>); PREDICT_DIR holds `spmv-kit info FILE --precision P
@@ -16,7 +17,9 @@ DIR/real_times.csv, the measured cold times it used (microseconds); and DIR/miss
 pair whose pick is more than 10% slower than the fastest, with both kernels' predicted and
 measured times and the model's next three candidates (where to look for a missing term).
 --plot draws predicted against measured, every kernel on every pair, log-log (needs matplotlib;
-make deps installs it).
+make deps installs it). --from-summary takes the predictions from SUMMARY_CSV itself (its
+predicted_ms, and its model_pick for the pick): a run of the bench suite with
+$KIT_DEVICE_PARAMS set, whose matrices are generated, not files.
 """
 import argparse
 import csv
@@ -55,6 +58,22 @@ def predicted(folder):
     return out
 
 
+def predicted_in_summary(path):
+    """(predictions, picks) from a summary made with $KIT_DEVICE_PARAMS: (matrix, precision) ->
+    kernel -> predicted ms (CUDA rows that ran and were predicted), and -> the model's pick."""
+    pred, picks = defaultdict(dict), {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["status"] != "ok" or r["backend"] != "cuda" or not r.get("predicted_ms"):
+                continue
+            key = (r["matrix"].removeprefix("ss_"), r["precision"])
+            if float(r["predicted_ms"]) > 0:
+                pred[key][r["kernel"]] = float(r["predicted_ms"])
+            if r.get("model_pick") == "1":
+                picks[key] = r["kernel"]
+    return pred, picks
+
+
 def rule_row(name, ratios):
     return {"kernel": name, "pairs": len(ratios),
             "within_10pct": sum(q <= SLACK for q in ratios),
@@ -63,8 +82,9 @@ def rule_row(name, ratios):
             "worst_over_best": f"{max(ratios):.2f}" if ratios else ""}
 
 
-def evaluate(meas, pred):
-    """The rules' time-over-best ratios, each kernel's predicted/measured ratios, and the misses."""
+def evaluate(meas, pred, picks=None):
+    """The rules' time-over-best ratios, each kernel's predicted/measured ratios, and the misses.
+    The pick is the least predicted kernel, or picks[(matrix, precision)] where given."""
     rules, errors, misses = defaultdict(list), defaultdict(list), []
     for key, times in sorted(meas.items()):
         kit = {k: v for k, v in times.items() if not k.startswith("cusparse")}
@@ -72,7 +92,7 @@ def evaluate(meas, pred):
         if not kit or not p:
             continue
         best = min(kit, key=kit.get)
-        pick = min(p, key=p.get)
+        pick = picks[key] if picks and key in picks else min(p, key=p.get)
         if pick in kit:
             rules["pick"].append(kit[pick] / kit[best])
             if kit[best] > LAUNCH_BOUND_MS:
@@ -112,12 +132,16 @@ def write_csv(path, fields, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("summary")
-    ap.add_argument("predict_dir")
+    ap.add_argument("predict_dir", nargs="?")
+    ap.add_argument("--from-summary", action="store_true", help="predictions from SUMMARY_CSV itself")
     ap.add_argument("--out", required=True)
     ap.add_argument("--plot", help="draw predicted against measured into this PNG")
     a = ap.parse_args()
-    meas, pred = measured(a.summary), predicted(a.predict_dir)
-    rules, errors, misses = evaluate(meas, pred)
+    if (a.predict_dir is None) != a.from_summary:
+        ap.error("give PREDICT_DIR or --from-summary (one of the two)")
+    meas = measured(a.summary)
+    pred, picks = predicted_in_summary(a.summary) if a.from_summary else (predicted(a.predict_dir), None)
+    rules, errors, misses = evaluate(meas, pred, picks)
     os.makedirs(a.out, exist_ok=True)
     fields = ["kernel", "pairs", "median_abs_error", "median_predicted_over_measured", "within_10pct",
               "share_within_10pct", "geomean_over_best", "worst_over_best"]

@@ -42,6 +42,34 @@ class Evaluate(unittest.TestCase):
         self.assertEqual(rules["pick"], [1.0])
         self.assertEqual(misses, [])
 
+    def test_a_given_pick_replaces_the_least_prediction(self):
+        rules, _, misses = fce.evaluate(self.meas, self.pred, {("large", "float"): "csr-merge"})
+        self.assertEqual(sorted(rules["pick"]), [1.0, 1.0])
+        self.assertEqual(misses, [])
+
+
+class FromSummary(unittest.TestCase):
+    def test_predictions_and_pick_come_from_the_rows_that_ran(self):
+        import tempfile
+        rows = ["matrix,precision,backend,kernel,status,ms,predicted_ms,model_pick",
+                "stencil,double,cuda,csr-vector,ok,0.010,0.011,0",
+                "stencil,double,cuda,ell,ok,0.008,0.009,1",
+                "stencil,double,cuda,csr5,skipped,,0.001,0",
+                "stencil,double,cpu,csr,ok,0.5,0.2,0",
+                "stencil,double,cuda,cusparse-csr,ok,0.012,,0"]
+        with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+            f.write("\n".join(rows) + "\n")
+        try:
+            pred, picks = fce.predicted_in_summary(f.name)
+            meas = fce.measured(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(pred[("stencil", "double")], {"csr-vector": 0.011, "ell": 0.009})
+        self.assertEqual(picks, {("stencil", "double"): "ell"})
+        rules, errors, _ = fce.evaluate(meas, pred, picks)
+        self.assertEqual(rules["pick"], [1.0])
+        self.assertAlmostEqual(errors["csr-vector"][0], 1.1)
+
 
 if __name__ == "__main__":
     unittest.main()
