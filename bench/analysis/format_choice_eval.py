@@ -37,13 +37,19 @@ MISS_FIELDS = ["matrix", "precision", "pick", "pick_us", "pick_predicted_us", "b
                "best_predicted_us", "pick_over_best", "next_predicted"]
 
 
-def measured(path):
-    """(matrix, precision) -> kernel -> cold ms, CUDA rows that ran, cuSPARSE's too."""
-    out = defaultdict(dict)
+def cuda_rows(path):
+    """((matrix, precision), row) for each single-GPU CUDA row of a summary that ran."""
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             if r["status"] == "ok" and r["backend"] == "cuda" and r["kernel"] != "dist-nccl":
-                out[(r["matrix"].removeprefix("ss_"), r["precision"])][r["kernel"]] = float(r["ms"])
+                yield (r["matrix"].removeprefix("ss_"), r["precision"]), r
+
+
+def measured(path):
+    """(matrix, precision) -> kernel -> cold ms, CUDA rows that ran, cuSPARSE's too."""
+    out = defaultdict(dict)
+    for key, r in cuda_rows(path):
+        out[key][r["kernel"]] = float(r["ms"])
     return out
 
 
@@ -62,15 +68,11 @@ def predicted_in_summary(path):
     """(predictions, picks) from a summary made with $KIT_DEVICE_PARAMS: (matrix, precision) ->
     kernel -> predicted ms (CUDA rows that ran and were predicted), and -> the model's pick."""
     pred, picks = defaultdict(dict), {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            if r["status"] != "ok" or r["backend"] != "cuda" or not r.get("predicted_ms"):
-                continue
-            key = (r["matrix"].removeprefix("ss_"), r["precision"])
-            if float(r["predicted_ms"]) > 0:
-                pred[key][r["kernel"]] = float(r["predicted_ms"])
-            if r.get("model_pick") == "1":
-                picks[key] = r["kernel"]
+    for key, r in cuda_rows(path):
+        if r.get("predicted_ms") and float(r["predicted_ms"]) > 0:
+            pred[key][r["kernel"]] = float(r["predicted_ms"])
+        if r.get("model_pick") == "1":
+            picks[key] = r["kernel"]
     return pred, picks
 
 
