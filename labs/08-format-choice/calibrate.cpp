@@ -9,7 +9,8 @@
 // entries less 1024 rows of 32, added with atomics in float and double (coo-atomic:
 // line_atomic_ns_float and _double, y's lines queue them); 8 diagonals 4096 apart
 // walked by dia-naive in float (4-byte loads per lane, each diagonal's x from its own lines:
-// narrow_gbs); a band of 8 diagonals walked by coo-segmented in double (coo_gbs); a band of 64 diagonals
+// narrow_gbs); a band of 8 diagonals walked by coo-segmented, csr-merge and csr5 in double
+// (coo_gbs, merge_gbs, csr5_gbs); a band of 64 diagonals
 // whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
 // threads to fill DRAM: latency_ns by Little's law); last, 7 diagonals 4096 apart walked by
 // dia-naive in float, whose stream and leftover loop rounds overlap in part (loop_overlap_power,
@@ -49,7 +50,8 @@ const char* kHelp =
     "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
     "rows of 64 random entries, coo-atomic's queue on the few lines of a small y (1024 rows, float\n"
     "and double), the DRAM rate of 4-byte loads per lane (dia-naive in float on 8 diagonals 4096\n"
-    "apart), COO's stream rate (coo-segmented in double on a band of 8 diagonals) and DRAM's\n"
+    "apart), the stream rates of COO, csr-merge and csr5 (each in double on a band of 8 diagonals)\n"
+    "and DRAM's\n"
     "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
     "of its own, and every kernel's fixed cost (its time on the 4x4 example, or a dense 64 x 64\n"
     "matrix for lab 09's blocked and streamed kernels), and last how much of its loop's rounds\n"
@@ -173,7 +175,7 @@ double line_atomic_ns(const DeviceParams& p, Precision precision) {
 }
 
 /// The stream rates: csr-scalar's sectors and coo-atomic's lanes on random rows, dia-naive's
-/// 4-byte loads, coo-segmented's entries.
+/// 4-byte loads, coo-segmented's entries, csr-merge's and csr5's tiles.
 void measure_rates(DeviceParams& p) {
     const double launch_ns = p.launch_us * 1e3;
     const CooMatrix random = random_rows(kSectorRows, kSectorRowLength);
@@ -191,6 +193,12 @@ void measure_rates(DeviceParams& p) {
     // coo-segmented in double on a band (x read in order, so no gathers): COO's stream rate
     const CooMatrix coo_band = generate_band(kNarrowRows, kNarrowDiagonals, 1);
     p.coo_gbs = per_ns(double_coo_bytes(coo_band), cold_ms("coo-segmented", coo_band), launch_ns);
+    // csr-merge and csr5 on the same band: their tiles (staged in shared memory between
+    // barriers; transposed, with descriptors and carries) stream below the bandwidth even where
+    // nothing else limits them (CSR bytes per ns)
+    const auto band_csr_bytes = static_cast<double>(csr_bytes(coo_band.rows, coo_band.cols, coo_band.nnz(), 8));
+    p.merge_gbs = per_ns(band_csr_bytes, cold_ms("csr-merge", coo_band), launch_ns);
+    p.csr5_gbs = per_ns(band_csr_bytes, cold_ms("csr5", coo_band), launch_ns);
 }
 
 /// DRAM's latency by Little's law: dia-vec4 in float with kLatencyShare of the resident
@@ -283,6 +291,7 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            "coo_gbs: coo-segmented (double) on a band of " +
            std::to_string(kNarrowRows) + " rows and " + std::to_string(kNarrowDiagonals) +
            " diagonals, COO bytes per second less a launch\n"
+           "merge_gbs, csr5_gbs: csr-merge and csr5 (double) on the same band, CSR bytes per second less a launch\n"
            "latency_ns: dia-vec4 (float) on a band of " +
            std::to_string(latency_rows) + " rows and " + std::to_string(kLatencyDiagonals) +
            " diagonals, its threads x 32 bytes / (DIA bytes per ns less a launch)\n"
@@ -321,11 +330,13 @@ int calibrate_main(const std::vector<std::string>& args) {
     std::printf(
         "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
         "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, line atomic %.2f / %.2f ns (float / double), "
-        "narrow %.0f GB/s, COO %.0f GB/s, latency %.0f ns, fixed costs of %zu kernels, loop overlap power %.2f, "
+        "narrow %.0f GB/s, COO %.0f GB/s, csr-merge %.0f GB/s, csr5 %.0f GB/s, latency %.0f ns, fixed costs of %zu "
+        "kernels, loop overlap power %.2f, "
         "%d SMs x %d warps -> %s\n",
         p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
         p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float, p.line_atomic_ns_double, p.narrow_gbs,
-        p.coo_gbs, p.latency_ns, p.fixed_us_float.size(), p.loop_overlap_power, p.sms, p.warps_per_sm, out.c_str());
+        p.coo_gbs, p.merge_gbs, p.csr5_gbs, p.latency_ns, p.fixed_us_float.size(), p.loop_overlap_power, p.sms,
+        p.warps_per_sm, out.c_str());
     return 0;
 }
 

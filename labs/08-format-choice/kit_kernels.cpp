@@ -178,16 +178,27 @@ void KitModel::coo_and_csr() {
         std::max(std::ceil(longest / static_cast<double>(group)) * p.warp_step_ns, N * p.row_ns * group / p.warp) *
         1e-6;
     add(lanes, "csr-lanes", 1, 4);
-    // csr-merge: equal shares of rows and entries per thread, so no row-long chain; its tile's
-    // start, the tile's row offsets into shared memory, column indices and values, x, y staged
-    // in shared memory, then the carries' atomics (6 rounds). The partition runs at set-up.
-    KernelPrediction merge = analog("csr-vector");
-    merge.serial_ms = 0;
-    add(merge, "csr-merge", 1, 6);
+    // csr-merge and CSR5: equal shares of rows and entries per thread, so no row-long chain. Their
+    // tiles stream below the bandwidth even on a band (staged in shared memory between barriers;
+    // transposed, with descriptors and carries): at the rates calibrate measures there,
+    // merge_gbs and csr5_gbs (without them, an H200's suite took 1/0.73 and 1/0.83 of the
+    // predicted times at the median, h200-2026-11-29g).
+    const auto balanced = [&](double gbs) {
+        KernelPrediction k = analog("csr-vector");
+        k.serial_ms = 0;
+        k.stream_gbs = std::min(k.stream_gbs, gbs);
+        set_bytes(k, k.bytes, p);
+        return k;
+    };
+    // csr-merge: its tile's start, the tile's row offsets into shared memory, column indices and
+    // values, x, y staged in shared memory, then the carries' atomics (6 rounds). The partition
+    // runs at set-up.
+    add(balanced(p.merge_gbs), "csr-merge", 1, 6);
     // CSR5 (lab 06): the tiles and their calibration (two launches, 3 + 2 rounds) where there
     // is a full tile, and the tail one warp per row (3 rounds).
     const bool tiles = st.csr5_full_tiles > 0;
-    add(merge, "csr5", (tiles ? 2 : 0) + (st.csr5_tail ? 1 : 0), (tiles ? 5 : 0) + (st.csr5_tail ? 3 : 0));
+    add(balanced(p.csr5_gbs), "csr5", (tiles ? 2 : 0) + (st.csr5_tail ? 1 : 0),
+        (tiles ? 5 : 0) + (st.csr5_tail ? 3 : 0));
 }
 
 void KitModel::padded() {
@@ -262,11 +273,21 @@ void KitModel::dia_bcsr() {
     bcsr.gather_ms /= in.bcsr_c;  // one x read serves a block column's r rows
     set_bytes(bcsr, bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes), p);
     add(bcsr, "bcsr-warp", 1, 4);
-    add(bcsr, "bcsr-auto", 1, 4);
+    // bcsr-2kernel's second launch gives each row one thread, which adds the partial sums of its
+    // block row one after another: a chain of at least longest / c steps (step_ns each, as a
+    // thread walking its row; dense rows of 250,000 entries took 3.0 ms in double at 1 x 4 on an
+    // H200, h200-2026-11-29g).
     KernelPrediction two = bcsr;
-    two.serial_ms = 0;
+    const double partials = std::ceil(static_cast<double>(paper_.pmf.longest()) / in.bcsr_c);
+    two.serial_ms = partials * p.step_ns * 1e-6;
     set_bytes(two, bcsr.bytes + 2 * in.bcsr_blocks * in.bcsr_r * value_bytes, p);
     add(two, "bcsr-2kernel", 2, 6);
+    // bcsr-auto runs whichever of the two its tuner rates faster (lab 05), at the tuner's block
+    // shape, which the model does not repeat: the faster prediction of the two.
+    const KernelPrediction &warp = *find_prediction(out_, "bcsr-warp"), &two_kernel = out_.back();
+    KernelPrediction faster = warp.total_ms <= two_kernel.total_ms ? warp : two_kernel;
+    faster.variant = "bcsr-auto";
+    out_.push_back(std::move(faster));
 }
 
 /// The dense kernels (lab 09), where the dense container takes the matrix: their loops run

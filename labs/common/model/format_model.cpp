@@ -61,6 +61,8 @@ const std::vector<std::pair<std::string, double DeviceParams::*>>& real_keys() {
         {"atomic_lanes_per_ns", &DeviceParams::atomic_lanes_per_ns},
         {"narrow_gbs", &DeviceParams::narrow_gbs},
         {"coo_gbs", &DeviceParams::coo_gbs},
+        {"merge_gbs", &DeviceParams::merge_gbs},
+        {"csr5_gbs", &DeviceParams::csr5_gbs},
         {"line_bytes", &DeviceParams::line_bytes},
         {"line_atomic_ns_float", &DeviceParams::line_atomic_ns_float},
         {"line_atomic_ns_double", &DeviceParams::line_atomic_ns_double},

@@ -72,37 +72,42 @@ inline constexpr double kMaxOverlapPower = 64;
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
 /// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
-/// atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs, coo_gbs and latency_ns are what
-/// `spmv-kit calibrate` measures on its own matrices (one long row, many one-entry rows, rows of 64
-/// random entries, 1024 rows of 32 and 128, three bands), and
+/// atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs, coo_gbs, merge_gbs, csr5_gbs
+/// and latency_ns are what `spmv-kit calibrate` measures on its own matrices (one long row, many
+/// one-entry rows, rows of 64 random entries, 1024 rows of 32 and 128, three bands), and
 /// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
-    double bandwidth_gbs = 3000;         ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
-    double transaction_bytes = 32;       ///< RW: bytes of one DRAM transaction (a sector)
-    double clock_ghz = 1.98;             ///< F_S: SM clock, GHz
-    int sms = 132;                       ///< streaming multiprocessors
-    int lanes_per_sm = 64;               ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
-    int warp = 32;                       ///< W: threads per warp
-    double launch_us = 5.6;              ///< one kernel launch and its completion, microseconds
-    double step_ns = 89.0;               ///< one iteration of one thread's loop over its row (a load's latency)
-    double warp_step_ns = 221.0;         ///< one iteration of one warp's loop over its row (csr-vector)
-    double row_ns = 0.22;                ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
-    double atomic_ns = 1.75;             ///< one atomicAdd on the address the previous one hit (a long row's y)
-    double atomic_lanes_per_ns = 1240;   ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
-    double sector_gbs = 680;             ///< bytes of values and indices per second when each thread reads its own
-                                         ///< lines from L2 (csr-scalar's long rows), GB/s
-    double narrow_gbs = 2400;            ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
-                                         ///< float): a warp's load is one request, so a kernel loading b bytes per lane
-                                         ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
-    double coo_gbs = 2350;               ///< rate at which a COO kernel streams its entries (value, row and column
-                                         ///< index per lane, one entry per lane and step): coo-segmented in double on a
-                                         ///< band, COO bytes per second, GB/s
-    double line_bytes = 128;             ///< bytes of one L2 cache line: atomics on the y entries of one line queue
-                                         ///< behind each other (atomic_line_ms)
-    double line_atomic_ns_float = 3.1;   ///< one more float atomicAdd on a line of y when all of y is a few lines
-                                         ///< (coo-atomic on 1024 rows: 128 random entries a row less 32, per added
-                                         ///< atomic per line; 3.08 on an H200, h200-2026-11-28e/atomic_small_y.csv)
+    double bandwidth_gbs = 3000;        ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
+    double transaction_bytes = 32;      ///< RW: bytes of one DRAM transaction (a sector)
+    double clock_ghz = 1.98;            ///< F_S: SM clock, GHz
+    int sms = 132;                      ///< streaming multiprocessors
+    int lanes_per_sm = 64;              ///< FP64 lanes per SM (f32 counts twice as many); C = sms x lanes
+    int warp = 32;                      ///< W: threads per warp
+    double launch_us = 5.6;             ///< one kernel launch and its completion, microseconds
+    double step_ns = 89.0;              ///< one iteration of one thread's loop over its row (a load's latency)
+    double warp_step_ns = 221.0;        ///< one iteration of one warp's loop over its row (csr-vector)
+    double row_ns = 0.22;               ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double atomic_ns = 1.75;            ///< one atomicAdd on the address the previous one hit (a long row's y)
+    double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
+    double sector_gbs = 680;            ///< bytes of values and indices per second when each thread reads its own
+                                        ///< lines from L2 (csr-scalar's long rows), GB/s
+    double narrow_gbs = 2400;           ///< DRAM rate of a kernel whose lanes each load 4 bytes per step (dia-naive in
+                                        ///< float): a warp's load is one request, so a kernel loading b bytes per lane
+                                        ///< streams at min(bandwidth_gbs, narrow_gbs x b / 4), GB/s
+    double coo_gbs = 2350;              ///< rate at which a COO kernel streams its entries (value, row and column
+                                        ///< index per lane, one entry per lane and step): coo-segmented in double on a
+                                        ///< band, COO bytes per second, GB/s
+    double merge_gbs = 2050;            ///< rate at which csr-merge streams CSR's bytes (its tiles are staged in shared
+                                        ///< memory between barriers): csr-merge in double on coo_gbs's band, CSR bytes
+                                        ///< per second, GB/s (default: about 0.7 of bandwidth_gbs; an H200: 0.71)
+    double csr5_gbs = 2050;             ///< the same for csr5, whose tiles are transposed, with descriptors and carries
+                                        ///< (an H200: 0.79 of its bandwidth)
+    double line_bytes = 128;            ///< bytes of one L2 cache line: atomics on the y entries of one line queue
+                                        ///< behind each other (atomic_line_ms)
+    double line_atomic_ns_float = 3.1;  ///< one more float atomicAdd on a line of y when all of y is a few lines
+                                        ///< (coo-atomic on 1024 rows: 128 random entries a row less 32, per added
+                                        ///< atomic per line; 3.08 on an H200, h200-2026-11-28e/atomic_small_y.csv)
     double line_atomic_ns_double = 4.0;  ///< the same in double (3.97 on that H200)
     double latency_ns = 900;             ///< DRAM latency under load, as Little's law sees it (occupancy_gbs): bytes in
                                          ///< flight / rate for a launch that holds too few threads to fill DRAM, ns
