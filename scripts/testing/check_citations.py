@@ -19,7 +19,8 @@ precision, kernel; merge_shape_ab.csv: build, matrix, precision; merge_shape_geo
 precision; sell_targets.csv: matrix, precision; sell_threads.csv: matrix, precision, threads; sell_pick.csv: sweep, matrix, precision;
 sell_kernel_ab.csv, sell_hoist_ab.csv, sell_stream_ab.csv: build, matrix, precision, kernel; format_choice_eval.csv: kernel; real_times.csv,
 atomic_small_y.csv: matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent); nccl_settings.csv: setting, ranks;
-timeline_*.csv: rank, iteration, phase). The link text
+timeline_*.csv: rank, iteration, phase; device_params.txt, written by `spmv-kit calibrate`:
+no key, the title is the parameter's name, as in "merge_gbs"). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
 no figure is copied by hand: a re-run that changes a result fails this check until the
 handout is updated, and the reader can click through to the source. Also fails on a
@@ -42,7 +43,7 @@ import sys
 
 # gemv_sweep.csv and gemv_finish_ab.csv: one row per size, precision, transpose and kernel
 GEMV_KEY = lambda r: [r["n"], r["precision"], r["op"], r["kernel"]]  # noqa: E731
-LINK = re.compile(r'\[([^\]]+)\]\((\.\./bench/results/[^ )]+\.csv) "([^"]+)"\)')
+LINK = re.compile(r'\[([^\]]+)\]\((\.\./bench/results/[^ )]+(?:\.csv|/device_params\.txt)) "([^"]+)"\)')
 KEYS = {
     "summary.csv": lambda r: [r["matrix"], r["precision"], r["backend"] + ":" + r["kernel"]],
     "validation.csv": lambda r: [r["matrix"], r["kernel"]],
@@ -73,6 +74,7 @@ KEYS = {
     "suite_picks.csv": lambda r: [r["matrix"], r["precision"]],
     "sell_wide.csv": lambda r: [r["set"], r["matrix"], r["precision"], r["kernel"]],
     "ncu_sell.csv": lambda r: [r["matrix"], r["kernel"], r["metric"]],
+    "device_params.txt": lambda r: [],  # one row: the file's "key value" lines
 }
 
 
@@ -86,7 +88,11 @@ def table_kind(path):
 def load(path, cache={}):
     if path not in cache:
         with open(path, newline="") as f:
-            cache[path] = list(csv.DictReader(f))
+            if path.endswith(".txt"):  # device_params.txt: "# comment" and "key value" lines
+                pairs = (line.split(None, 1) for line in f if line.strip() and not line.startswith("#"))
+                cache[path] = [{p[0]: p[1].strip() for p in pairs if len(p) == 2}]
+            else:
+                cache[path] = list(csv.DictReader(f))
     return cache[path]
 
 
