@@ -42,4 +42,5 @@ else
   echo "bench ci: matplotlib missing, plots not checked"
 fi
 matrices/download --list > /dev/null
+bench/ci/check_bench_multi_csv.sh "$build"
 echo "bench ci: passed"

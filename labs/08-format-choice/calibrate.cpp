@@ -45,19 +45,18 @@ namespace {
 
 const char* kHelp =
     "usage: spmv-kit calibrate [--out FILE]   (default FILE: device_params.txt)\n\n"
-    "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and\n"
-    "the chains of its time model (a thread's, a warp's and an atomic's step along one long row,\n"
-    "and a warp per row over many short rows), csr-scalar's sector rate and coo-atomic's rate on\n"
-    "rows of 64 random entries, coo-atomic's queue on the few lines of a small y (1024 rows, float\n"
-    "and double), the DRAM rate of 4-byte loads per lane (dia-naive in float on 8 diagonals 4096\n"
-    "apart), the stream rates of COO, csr-merge and csr5 (each in double on a band of 8 diagonals)\n"
-    "and DRAM's\n"
-    "latency under load (dia-vec4 in float on a band too short to fill the GPU), each on a matrix\n"
-    "of its own, and every kernel's fixed cost (its time on the 4x4 example, or a dense 64 x 64\n"
-    "matrix for lab 09's blocked and streamed kernels), and last how much of its loop's rounds\n"
-    "dia-naive's stream hides (float, 7 diagonals 4096 apart); reads the SMs and resident threads of\n"
-    "the device, and writes them as the file that $KIT_DEVICE_PARAMS points spmv-kit info,\n"
-    "run --format auto and the benchmark at.\n"
+    "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and the\n"
+    "chains of its time model (a thread's, a warp's and an atomic's step along one long row, the\n"
+    "thread's in float too, and a warp per row over many short rows), csr-scalar's sector rate and\n"
+    "coo-atomic's rate on rows of 64 random entries, coo-atomic's queue on the few lines of a small\n"
+    "y (1024 rows, float and double), the DRAM rate of 4-byte loads per lane (dia-naive in float on\n"
+    "8 diagonals 4096 apart), the stream rates of COO, csr-merge and csr5 (each in double on a band\n"
+    "of 8 diagonals) and DRAM's latency under load (dia-vec4 in float on a band too short to fill\n"
+    "the GPU), each on a matrix of its own, and every kernel's fixed cost (its time on the 4x4\n"
+    "example, or a dense 64 x 64 matrix for lab 09's blocked and streamed kernels), and last how\n"
+    "much of its loop's rounds dia-naive's stream hides (float, 7 diagonals 4096 apart); reads the\n"
+    "SMs and resident threads of the device, and writes them as the file that $KIT_DEVICE_PARAMS\n"
+    "points spmv-kit info, run --format auto and the benchmark at.\n"
     "Exit status: 0 written, 2 on bad arguments or no CUDA device.\n";
 
 constexpr index_t kLongRow = 1 << 18;     // one row this long: the chains dwarf a launch
@@ -136,6 +135,9 @@ double float_band_bytes(index_t rows, index_t diagonals) {
 /// COO bytes of A in double (three arrays, x and y).
 double double_coo_bytes(const CooMatrix& A) { return static_cast<double>(coo_bytes(A.rows, A.cols, A.nnz(), 8)); }
 
+/// CSR bytes of A in double (its three arrays, x and y).
+double double_csr_bytes(const CooMatrix& A) { return static_cast<double>(csr_bytes(A.rows, A.cols, A.nnz(), 8)); }
+
 /// The measured ceiling and the device's shape: bandwidth, SMs, resident warps, warp width.
 std::string measure_device(DeviceParams& p) {
     const BandwidthCeiling c = measure_device_ceiling(Backend::cuda, std::size_t(1) << 30, 10);
@@ -158,6 +160,8 @@ void measure_chains(DeviceParams& p) {
     const CooMatrix row = one_long_row(kLongRow);
     p.step_ns = per_step_ns(cold_ms("csr-scalar", row), launch_ns, kLongRow);
     p.warp_step_ns = per_step_ns(cold_ms("csr-vector", row), launch_ns, (kLongRow + 31) / 32);
+    // the thread's walk in float, whose loads hit L1 more often (as a share of the double step)
+    p.float_step_share = per_step_ns(cold_ms("csr-scalar", row, Precision::f32), launch_ns, kLongRow) / p.step_ns;
     p.atomic_ns = per_step_ns(cold_ms("coo-atomic", row), launch_ns, kLongRow);
     p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
 }
@@ -196,9 +200,8 @@ void measure_rates(DeviceParams& p) {
     // csr-merge and csr5 on the same band: their tiles (staged in shared memory between
     // barriers; transposed, with descriptors and carries) stream below the bandwidth even where
     // nothing else limits them (CSR bytes per ns)
-    const auto band_csr_bytes = static_cast<double>(csr_bytes(coo_band.rows, coo_band.cols, coo_band.nnz(), 8));
-    p.merge_gbs = per_ns(band_csr_bytes, cold_ms("csr-merge", coo_band), launch_ns);
-    p.csr5_gbs = per_ns(band_csr_bytes, cold_ms("csr5", coo_band), launch_ns);
+    p.merge_gbs = per_ns(double_csr_bytes(coo_band), cold_ms("csr-merge", coo_band), launch_ns);
+    p.csr5_gbs = per_ns(double_csr_bytes(coo_band), cold_ms("csr5", coo_band), launch_ns);
 }
 
 /// DRAM's latency by Little's law: dia-vec4 in float with kLatencyShare of the resident
@@ -273,7 +276,8 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            "; launch_us: cold median of csr-scalar on the 4x4 example\n"
            "step_ns, warp_step_ns, atomic_ns: csr-scalar, csr-vector, coo-atomic on one row of " +
            std::to_string(kLongRow) +
-           " entries, less a launch, per step\n"
+           " entries (double), less a launch, per step\n"
+           "float_step_share: the same for csr-scalar in float, over step_ns\n"
            "row_ns: csr-vector on " +
            std::to_string(kShortRows) +
            " one-entry rows, less a launch, per row\n"
@@ -328,15 +332,16 @@ int calibrate_main(const std::vector<std::string>& args) {
     measure_loop_overlap(p);
     write_device_params(out, p, calibration_header(ceiling_how, latency_rows));
     std::printf(
-        "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns, warp step %.2f ns, atomic %.2f ns, "
+        "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns (float: x %.3f), warp step %.2f ns, atomic %.2f "
+        "ns, "
         "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, line atomic %.2f / %.2f ns (float / double), "
         "narrow %.0f GB/s, COO %.0f GB/s, csr-merge %.0f GB/s, csr5 %.0f GB/s, latency %.0f ns, fixed costs of %zu "
         "kernels, loop overlap power %.2f, "
         "%d SMs x %d warps -> %s\n",
-        p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.warp_step_ns, p.atomic_ns,
-        p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float, p.line_atomic_ns_double, p.narrow_gbs,
-        p.coo_gbs, p.merge_gbs, p.csr5_gbs, p.latency_ns, p.fixed_us_float.size(), p.loop_overlap_power, p.sms,
-        p.warps_per_sm, out.c_str());
+        p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.float_step_share,
+        p.warp_step_ns, p.atomic_ns, p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float,
+        p.line_atomic_ns_double, p.narrow_gbs, p.coo_gbs, p.merge_gbs, p.csr5_gbs, p.latency_ns,
+        p.fixed_us_float.size(), p.loop_overlap_power, p.sms, p.warps_per_sm, out.c_str());
     return 0;
 }
 

@@ -84,7 +84,7 @@ bool padding_accepted(count_t slots, count_t nnz);
 /// @brief The whole flow for one matrix: PMF, split, storage, every covered variant's
 /// predicted time (built into this binary or not), the pick and why. Installed as the CLI's model by register.cpp.
 /// @param A [in] normalized hub matrix  @param precision [in] working precision
-/// @param params [in] device parameters
+/// @param params [in] device parameters (a float run sees its own chain: DeviceParams::for_values)
 ModelReport model_report(const CooMatrix& A, Precision precision, const DeviceParams& params);
 
 }  // namespace kit::model

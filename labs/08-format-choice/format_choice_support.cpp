@@ -80,9 +80,10 @@ bool padding_accepted(count_t slots, count_t nnz) {
     return static_cast<double>(slots) <= ell.max_fill * static_cast<double>(nnz) + static_cast<double>(ell.floor_slots);
 }
 
-ModelReport model_report(const CooMatrix& A, Precision precision, const DeviceParams& params) {
+ModelReport model_report(const CooMatrix& A, Precision precision, const DeviceParams& device) {
     if (!A.is_normalized()) throw Error("model_report: hub matrix is not normalized (call normalize())");
     const count_t vb = value_bytes_of(precision);
+    const DeviceParams params = device.for_values(static_cast<double>(vb));  // the chain of this precision
     ModelReport out;
     out.pmf = pmf_by_entries(A);
     out.mean = mean_row_length(out.pmf);

@@ -284,7 +284,8 @@ void KitModel::dia_bcsr() {
     add(two, "bcsr-2kernel", 2, 6);
     // bcsr-auto runs whichever of the two its tuner rates faster (lab 05), at the tuner's block
     // shape, which the model does not repeat: the faster prediction of the two.
-    const KernelPrediction &warp = *find_prediction(out_, "bcsr-warp"), &two_kernel = out_.back();
+    const KernelPrediction &warp = *find_prediction(out_, "bcsr-warp"),
+                           &two_kernel = *find_prediction(out_, "bcsr-2kernel");
     KernelPrediction faster = warp.total_ms <= two_kernel.total_ms ? warp : two_kernel;
     faster.variant = "bcsr-auto";
     out_.push_back(std::move(faster));

@@ -5,7 +5,8 @@
 /// previous product, no host synchronisation between iterations), beside the local product, the
 /// exchange and the remote product timed alone; the halo bytes per rank and the link bandwidth
 /// they achieved, against a model of the exchange: its latency (the same exchange with one value
-/// a message) plus the bytes at the link bandwidth measured with large NCCL messages. With
+/// a message) plus the bytes at the link bandwidth measured with large NCCL messages, and the
+/// same model with the gather's own time (packing the send lists) beside it. With
 /// --timeline, also when each rank's exchange and products ran, to see whether they overlap.
 #pragma once
 #include <string>

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,8 +85,10 @@ double link_gbs(ncclComm_t nccl, int rank, int ranks, cudaStream_t stream, MPI_C
 /// names are listed.
 const Variant& cuda_kernel(const std::string& option, const std::string& name) {
     const Variant* v = registry().find(name, Backend::cuda);
-    if (!v) throw Error(option + " " + name + ": no CUDA kernel of that name ('spmv-kit list' shows them; 'given' "
-                        "is the lab's scalar CSR kernel)");
+    if (!v)
+        throw Error(option + " " + name +
+                    ": no CUDA kernel of that name ('spmv-kit list' shows them; 'given' is the lab's scalar CSR "
+                    "kernel)");
     return *v;
 }
 
@@ -120,9 +123,11 @@ void verify_once(DeviceRankBlock<double>& d, const RankProblem<double>& rp, cons
 }
 
 /// Milliseconds per iteration, each the slowest rank's; latency: the exchange with one value a
-/// message (the same gather launch, peers and NCCL group), the part no bandwidth explains.
+/// message (the same gather launch, peers and NCCL group), the part no bandwidth explains;
+/// gather_extra: the gather of the whole send lists alone less the one-value gather's time, the
+/// memory traffic of packing the messages (a random matrix's send lists reach x at random).
 struct PartTimes {
-    double iter = 0, local = 0, exchange = 0, remote = 0, latency = 0;
+    double iter = 0, local = 0, exchange = 0, remote = 0, latency = 0, gather_extra = 0;
 };
 
 /// Enqueues the first half of step 4's exchange on `cs`: the gather of x_local[send_idx] into
@@ -177,7 +182,29 @@ PartTimes time_parts(DeviceRankBlock<double>& d, const CommPlan& plan, const dou
     t.exchange = per_iteration_ms([&] { enqueue_exchange(d, plan, x, nccl, cs, false); }, o.warmup, o.iters, comm);
     t.latency = per_iteration_ms([&] { enqueue_exchange(d, plan, x, nccl, cs, true); }, o.warmup, o.iters, comm);
     t.remote = per_iteration_ms([&] { d.multiply_remote(y, ls); }, o.warmup, o.iters, comm);
+    const double gather = per_iteration_ms([&] { enqueue_gather(d, plan, x, cs, false); }, o.warmup, o.iters, comm);
+    const double gather_one = per_iteration_ms([&] { enqueue_gather(d, plan, x, cs, true); }, o.warmup, o.iters, comm);
+    t.gather_extra = std::max(0.0, gather - gather_one);
     return t;
+}
+
+/// The columns of the CSV that --csv appends to.
+const char* const kCsvHeader =
+    "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
+    "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
+    "exchange_over_model,local_kernel,exchange_latency_ms,remote_kernel,gather_extra_ms,"
+    "exchange_over_model_with_gather";
+
+/// Throws Error, before any work, when --csv names a file that holds rows of other columns (an
+/// older bench_multi's): appending would mix them. The file is left as it is.
+void check_csv_columns(const std::string& csv) {
+    if (csv.empty()) return;
+    std::ifstream in(csv);
+    std::string first;
+    if (!in || !std::getline(in, first) || first.empty() || first == kCsvHeader) return;
+    throw Error(csv +
+                " holds another version's columns; it stays as it is: move it aside or give another --csv "
+                "(BENCH_MULTI_OUT=DIR for make bench-multi)");
 }
 
 /// One rank count's row: times, the halo's bytes (received per rank, the largest and the sum),
@@ -193,27 +220,29 @@ void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& 
     // alpha-beta: the exchange's latency, measured with one value a message, plus the largest
     // halo's bytes at the link bandwidth
     const double model_ms = link > 0 ? t.latency + most[0] / (link * 1e6) : 0;
+    // the same with the gather's memory traffic beside the link's bytes
+    const double packed_model_ms = model_ms > 0 ? model_ms + t.gather_extra : 0;
     const double parts = t.local + t.exchange + t.remote;
-    char row[512];
-    std::snprintf(row, sizeof row, "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s,%.4f,%s",
-                  o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local,
-                  t.exchange, t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1],
-                  most[0], total, link, t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms,
-                  model_ms > 0 ? t.exchange / model_ms : 0, o.local.c_str(), t.latency, o.remote.c_str());
-    const char* head =
-        "matrix,n,rows,nnz,ranks,iter_ms,local_ms,exchange_ms,remote_ms,parts_sum_ms,gflops,"
-        "max_rank_nnz,max_halo_bytes,total_halo_bytes,link_GBs,exchange_GBs,exchange_model_ms,"
-        "exchange_over_model,local_kernel,exchange_latency_ms,remote_kernel";
-    std::printf("%s\n%s\n", head, row);
+    char row[640];
+    std::snprintf(
+        row, sizeof row,
+        "%s,%d,%d,%zu,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.0f,%.0f,%.0f,%.1f,%.1f,%.4f,%.2f,%s,%.4f,%s,%.4f,%.2f",
+        o.matrix.c_str(), o.n, A.rows, static_cast<std::size_t>(A.nnz()), rp.ranks, t.iter, t.local, t.exchange,
+        t.remote, parts, 2.0 * static_cast<std::size_t>(A.nnz()) / (t.iter * 1e6), most[1], most[0], total, link,
+        t.exchange > 0 ? most[0] / (t.exchange * 1e6) : 0, model_ms, model_ms > 0 ? t.exchange / model_ms : 0,
+        o.local.c_str(), t.latency, o.remote.c_str(), t.gather_extra,
+        packed_model_ms > 0 ? t.exchange / packed_model_ms : 0);
+    std::printf("%s\n%s\n", kCsvHeader, row);
     std::printf(
-        "bench_multi: %d rank(s), local block by %s, remote by %s: %.3f ms per iteration (parts alone: local %.3f + exchange"
-        " %.3f + remote %.3f = %.3f ms%s)\n",
+        "bench_multi: %d rank(s), local block by %s, remote by %s: %.3f ms per iteration (parts alone: local %.3f + "
+        "exchange %.3f + remote %.3f = %.3f ms%s)\n",
         rp.ranks, o.local.c_str(), o.remote.c_str(), t.iter, t.local, t.exchange, t.remote, parts,
         t.iter < parts ? ": the exchange overlaps" : ": no overlap seen");
     if (o.csv.empty()) return;
     FILE* f = std::fopen(o.csv.c_str(), "a");
     if (!f) throw Error("cannot append to " + o.csv);
-    if (std::ftell(f) == 0) std::fprintf(f, "%s\n", head);
+    std::fseek(f, 0, SEEK_END);
+    if (std::ftell(f) == 0) std::fprintf(f, "%s\n", kCsvHeader);
     std::fprintf(f, "%s\n", row);
     std::fclose(f);
 }
@@ -325,6 +354,7 @@ int run_bench_multi(const BenchMultiOptions& o) {
     // a name that does not exist fails before any work
     if (o.local != "given") cuda_kernel("--local", o.local);
     if (o.remote != "given") cuda_kernel("--remote", o.remote);
+    check_csv_columns(o.csv);
     ensure_mpi();
     const MPI_Comm comm = MPI_COMM_WORLD;
     int rank = 0;

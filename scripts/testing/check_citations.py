@@ -19,6 +19,7 @@ precision, kernel; merge_shape_ab.csv: build, matrix, precision; merge_shape_geo
 precision; sell_targets.csv: matrix, precision; sell_threads.csv: matrix, precision, threads; sell_pick.csv: sweep, matrix, precision;
 sell_kernel_ab.csv, sell_hoist_ab.csv, sell_stream_ab.csv: build, matrix, precision, kernel; format_choice_eval.csv: kernel; real_times.csv,
 atomic_small_y.csv: matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent); nccl_settings.csv: setting, ranks;
+remote_rows_ab.csv: build, run; stream_penalty.csv: variant, run;
 timeline_*.csv: rank, iteration, phase; device_params.txt, written by `spmv-kit calibrate`:
 no key, the title is the parameter's name, as in "merge_gbs"). The link text
 must equal the value rounded to the digits shown ("1.71x" and "93.9%" keep their unit). So
@@ -70,6 +71,8 @@ KEYS = {
     "sell_stream_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"], r["kernel"]],
     "bench_multi.csv": lambda r: [r["matrix"], r["ranks"], r.get("local_kernel") or "given"],
     "nccl_settings.csv": lambda r: [r["setting"], r["ranks"]],
+    "remote_rows_ab.csv": lambda r: [r["build"], r["run"]],
+    "stream_penalty.csv": lambda r: [r["variant"], r["run"]],
     "timeline_*.csv": lambda r: [r["rank"], r["iteration"], r["phase"]],
     "suite_picks.csv": lambda r: [r["matrix"], r["precision"]],
     "sell_wide.csv": lambda r: [r["set"], r["matrix"], r["precision"], r["kernel"]],

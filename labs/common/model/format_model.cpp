@@ -55,6 +55,7 @@ const std::vector<std::pair<std::string, double DeviceParams::*>>& real_keys() {
         {"launch_us", &DeviceParams::launch_us},
         {"step_ns", &DeviceParams::step_ns},
         {"warp_step_ns", &DeviceParams::warp_step_ns},
+        {"float_step_share", &DeviceParams::float_step_share},
         {"row_ns", &DeviceParams::row_ns},
         {"atomic_ns", &DeviceParams::atomic_ns},
         {"sector_gbs", &DeviceParams::sector_gbs},

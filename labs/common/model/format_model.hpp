@@ -71,11 +71,12 @@ struct StorageInputs {
 inline constexpr double kMaxOverlapPower = 64;
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
-/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns), sector_gbs,
-/// atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs, coo_gbs, merge_gbs, csr5_gbs
-/// and latency_ns are what `spmv-kit calibrate` measures on its own matrices (one long row, many
-/// one-entry rows, rows of 64 random entries, 1024 rows of 32 and 128, three bands), and
-/// sms, warps_per_sm and warp it reads from the device; the defaults are an H100's.
+/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns) and step_ns's
+/// float share, sector_gbs, atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs,
+/// coo_gbs, merge_gbs, csr5_gbs and latency_ns are what `spmv-kit calibrate` measures on its own
+/// matrices (one long row, many one-entry rows, rows of 64 random entries, 1024 rows of 32 and
+/// 128, three bands), and sms, warps_per_sm and warp it reads from the device; the defaults are
+/// an H100's.
 struct DeviceParams {
     std::string device = "NVIDIA H100 (documented defaults, not measured)";  ///< where they come from
     double bandwidth_gbs = 3000;        ///< DRAM read bandwidth, decimal GB/s (the paper's CR x RW)
@@ -87,6 +88,9 @@ struct DeviceParams {
     double launch_us = 5.6;             ///< one kernel launch and its completion, microseconds
     double step_ns = 89.0;              ///< one iteration of one thread's loop over its row (a load's latency)
     double warp_step_ns = 221.0;        ///< one iteration of one warp's loop over its row (csr-vector)
+    double float_step_share = 1;        ///< step_ns in float over step_ns (csr-scalar on calibrate's long row in
+                                        ///< both precisions; 1: not measured). None for the warp's walk: one warp
+                                        ///< alone on a row overstates what many warps gain in float (handout 08)
     double row_ns = 0.22;               ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
     double atomic_ns = 1.75;            ///< one atomicAdd on the address the previous one hit (a long row's y)
     double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
@@ -130,6 +134,15 @@ struct DeviceParams {
     /// @param value_bytes [in] bytes of one y value
     double line_atomic_ns(double value_bytes) const {
         return value_bytes <= 4 ? line_atomic_ns_float : line_atomic_ns_double;
+    }
+    /// @brief These parameters as a run with values of `value_bytes` (4 or 8) sees them: in float,
+    /// step_ns times its float share, which is then 1 (so a second call changes nothing).
+    /// @param value_bytes [in] bytes of one value  @return the parameters of that precision
+    DeviceParams for_values(double value_bytes) const {
+        DeviceParams p = *this;
+        if (value_bytes <= 4) p.step_ns *= float_step_share;
+        p.float_step_share = 1;
+        return p;
     }
     /// @brief fixed_us_float or fixed_us_double for values of `value_bytes` (4 or 8).
     /// @param value_bytes [in] bytes of one value

@@ -1,7 +1,8 @@
 // Lab 08's prices of csr-merge, csr5 and the BCSR kernels (kit_kernels.cpp): csr-merge and csr5
 // stream at the rates calibrate measures for them (merge_gbs, csr5_gbs); bcsr-2kernel's second
 // launch walks the longest row's partial sums one after another; bcsr-auto costs the faster of
-// the two BCSR kernels it chooses between. Not graded: a kit test of lab 08's build, which needs the
+// the two BCSR kernels it chooses between; a float run walks a thread's chain at its own step
+// (float_step_share). Not graded: a kit test of lab 08's build, which needs the
 // reference's model.
 #include <gtest/gtest.h>
 
@@ -69,4 +70,20 @@ TEST(BlockedKernels, AutoCostsTheFasterOfTheTwo) {
     // one row of 16384 entries: the second launch's chain makes the two-kernel scheme the slower
     const ModelReport r = model_report(diagonal_and_one_full_row(1 << 14), Precision::f64, p);
     EXPECT_LT(kit_prediction(r, "bcsr-warp").total_ms, kit_prediction(r, "bcsr-2kernel").total_ms);
+}
+
+TEST(ThreadChains, AFloatRunWalksAtItsMeasuredShare) {
+    DeviceParams p = h100_defaults();
+    p.float_step_share = 0.5;
+    const CooMatrix A = diagonal_and_one_full_row(1 << 14);
+    for (const Precision precision : {Precision::f64, Precision::f32}) {
+        const ModelReport r = model_report(A, precision, p);
+        const double partials = std::ceil(static_cast<double>(1 << 14) / r.inputs.bcsr_c);
+        const double step_ns = precision == Precision::f32 ? 0.5 * p.step_ns : p.step_ns;
+        EXPECT_DOUBLE_EQ(kit_prediction(r, "bcsr-2kernel").serial_ms, partials * step_ns * 1e-6)
+            << (precision == Precision::f32 ? "float" : "double");
+    }
+    EXPECT_DOUBLE_EQ(p.for_values(4).for_values(4).step_ns, 0.5 * p.step_ns) << "a second call changes nothing";
+    EXPECT_DOUBLE_EQ(p.for_values(8).step_ns, p.step_ns);
+    EXPECT_DOUBLE_EQ(p.for_values(4).warp_step_ns, p.warp_step_ns) << "a warp's walk has no float share";
 }
