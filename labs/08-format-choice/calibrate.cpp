@@ -1,22 +1,22 @@
-// spmv-kit calibrate (lab 08's tool, found through the registry): measures the device
-// parameters of lab 08's time model on the CUDA GPU and writes them as a text file for $KIT_DEVICE_PARAMS. Measured, each on a matrix of its own (none of
-// the benchmark's): DRAM bandwidth (the kit's read/copy ceiling); the launch cost (csr-scalar on
-// the 4x4 example, all launch and no data); the chains: one row of 2^18 entries walked by one
-// thread (csr-scalar: step_ns), by one warp (csr-vector: warp_step_ns) and added into one y
-// entry by atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector:
-// row_ns); and 2^17 rows of 64 random entries walked one thread per row (csr-scalar:
-// sector_gbs) and added with atomics (coo-atomic: atomic_lanes_per_ns); 1024 rows of 128 random
-// entries less 1024 rows of 32, added with atomics in float and double (coo-atomic:
-// line_atomic_ns_float and _double, y's lines queue them); 8 diagonals 4096 apart
-// walked by dia-naive in float (4-byte loads per lane, each diagonal's x from its own lines:
-// narrow_gbs); a band of 8 diagonals walked by coo-segmented, csr-merge and csr5 in double
-// (coo_gbs, merge_gbs, csr5_gbs); a band of 64 diagonals
-// whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in float (too few
-// threads to fill DRAM: latency_ns by Little's law); last, 7 diagonals 4096 apart walked by
-// dia-naive in float, whose stream and leftover loop rounds overlap in part (loop_overlap_power,
-// with every other parameter in the model). Read from the device: SMs, resident warps
-// per SM, warp width. Kept at the documented H100 defaults: clock, lanes, L1, gather and PCIe
-// figures (format_model.hpp); edit the file to change them.
+// spmv-kit calibrate (lab 08's tool, found through the registry): measures the device parameters
+// of lab 08's time model on the CUDA GPU and writes them as a text file for $KIT_DEVICE_PARAMS.
+// Measured, each on a matrix of its own (none of the benchmark's): DRAM bandwidth (the kit's
+// read/copy ceiling); the launch cost (csr-scalar on the 4x4 example, all launch and no data);
+// the chains: one row of 2^18 entries walked by one thread (csr-scalar: step_ns; in float too:
+// float_step_share), by one warp (csr-vector: warp_step_ns) and added into one y entry by
+// atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector: row_ns);
+// and 2^17 rows of 64 random entries walked one thread per row (csr-scalar: sector_gbs) and
+// added with atomics (coo-atomic: atomic_lanes_per_ns); 1024 rows of 128 random entries less
+// 1024 rows of 32, added with atomics in float and double (coo-atomic: line_atomic_ns_float and
+// _double, y's lines queue them); 8 diagonals 4096 apart walked by dia-naive in float (4-byte
+// loads per lane, each diagonal's x from its own lines: narrow_gbs); a band of 8 diagonals
+// walked by coo-segmented, csr-merge and csr5 in double (coo_gbs, merge_gbs, csr5_gbs); a band
+// of 64 diagonals whose rows / 4 are an eighth of the resident threads, walked by dia-vec4 in
+// float (too few threads to fill DRAM: latency_ns by Little's law); last, 7 diagonals 4096 apart
+// walked by dia-naive in float, whose stream and leftover loop rounds overlap in part
+// (loop_overlap_power, with every other parameter in the model). Read from the device: SMs,
+// resident warps per SM, warp width. Kept at the documented H100 defaults: clock, lanes, L1,
+// gather and PCIe figures (format_model.hpp); edit the file to change them.
 #include "calibrate.hpp"
 
 #include <algorithm>
