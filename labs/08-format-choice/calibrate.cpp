@@ -332,11 +332,11 @@ int calibrate_main(const std::vector<std::string>& args) {
     measure_loop_overlap(p);
     write_device_params(out, p, calibration_header(ceiling_how, latency_rows));
     std::printf(
-        "calibrate  %s: %.1f GB/s (%s), launch %.2f us, step %.2f ns (float: x %.3f), warp step %.2f ns, atomic %.2f "
-        "ns, "
+        "calibrate  %s: %.1f GB/s (%s), launch %.2f us, "
+        "step %.2f ns (float: x %.3f), warp step %.2f ns, atomic %.2f ns, "
         "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, line atomic %.2f / %.2f ns (float / double), "
-        "narrow %.0f GB/s, COO %.0f GB/s, csr-merge %.0f GB/s, csr5 %.0f GB/s, latency %.0f ns, fixed costs of %zu "
-        "kernels, loop overlap power %.2f, "
+        "narrow %.0f GB/s, COO %.0f GB/s, csr-merge %.0f GB/s, csr5 %.0f GB/s, latency %.0f ns, "
+        "fixed costs of %zu kernels, loop overlap power %.2f, "
         "%d SMs x %d warps -> %s\n",
         p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.float_step_share,
         p.warp_step_ns, p.atomic_ns, p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float,
