@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench_multi (lab 10) never appends its rows to a CSV of other columns: given an older
 # bench_multi.csv it stops before any work (no MPI, no GPU needed), says what to do, and leaves
-# the file byte for byte as it was. A build without CUDA, MPI or NCCL must say that instead.
+# the file byte for byte as it was; given a CSV in a folder that does not exist, it stops before
+# any work too, rather than after the whole run. A build without CUDA, MPI or NCCL must say that
+# instead.
 # usage: bench/ci/check_bench_multi_csv.sh [BUILD]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,3 +24,9 @@ fi
 grep -q "holds another version's columns" "$work/out.txt" || { cat "$work/out.txt"; echo "bench ci: no reason given"; exit 1; }
 cmp -s "$work/old.csv" "$work/kept.csv" || { echo "bench ci: bench_multi changed an older CSV"; exit 1; }
 echo "bench ci: bench_multi refuses an older CSV and leaves it as it was"
+rc=0
+"$build/reference/bin/bench_multi" --csv "$work/missing/multi.csv" > "$work/out.txt" 2>&1 || rc=$?
+[ "$rc" = 1 ] || { cat "$work/out.txt"; echo "bench ci: bench_multi with --csv in a missing folder exited $rc, not 1"; exit 1; }
+grep -q "no folder .*mkdir -p" "$work/out.txt" || { cat "$work/out.txt"; echo "bench ci: no advice for a missing folder"; exit 1; }
+[ ! -e "$work/missing" ] || { echo "bench ci: bench_multi created the missing folder"; exit 1; }
+echo "bench ci: bench_multi refuses --csv in a missing folder before any work"

@@ -226,7 +226,8 @@ void KitModel::padded() {
     sell.why_not = sell.feasible ? "" : "SELL would store " + std::to_string(st.sell_slots) + " slots";
     // sell-auto shares a long row among T threads (lab 11): T times the threads, a T-th of the
     // trips each, and one more round, through shared memory, for the partial sums.
-    const index_t T = sell_threads_for(static_cast<index_t>(kSellDefaultC), st.sell_slots, static_cast<index_t>(N));
+    const index_t T =
+        sell_threads_for(static_cast<index_t>(kSellDefaultC), st.sell_slots, static_cast<index_t>(N), value_bytes);
     for (const auto& [name, threads] : {std::pair<const char*, index_t>{"sell", 1}, {"sell-auto", T}}) {
         // Chunks wider than the limit go to the wide kernel (lab 11's sell_split.cu): one more
         // launch and its own rounds, and a row's segments meet on one y entry, atomic by atomic.

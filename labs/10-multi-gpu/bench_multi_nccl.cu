@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "bench_multi.hpp"
 #include "dist_nccl.hpp"
@@ -207,6 +210,21 @@ void check_csv_columns(const std::string& csv) {
                 "(BENCH_MULTI_OUT=DIR for make bench-multi)");
 }
 
+/// Throws Error, before any work, when `file` (given to `option`) could not be written at the
+/// end: rank 0 writes it only after the whole run, which a missing folder would waste.
+void check_output_file(const std::string& option, const std::string& file) {
+    if (file.empty()) return;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(file, ec)) throw Error(option + " " + file + " is a folder; give a file name in it");
+    const fs::path parent = fs::path(file).parent_path();
+    const std::string folder = parent.empty() ? "." : parent.string();
+    if (!fs::is_directory(folder, ec))
+        throw Error(option + " " + file + ": no folder " + folder + "; create it first (mkdir -p " + folder + ")");
+    if (::access(folder.c_str(), W_OK) != 0)
+        throw Error(option + " " + file + ": the folder " + folder + " is not writable; give another " + option);
+}
+
 /// One rank count's row: times, the halo's bytes (received per rank, the largest and the sum),
 /// the link bandwidth, and the exchange against its bytes model at that bandwidth.
 void report(const RankProblem<double>& rp, const CooMatrix& A, const PartTimes& t, double link,
@@ -354,6 +372,8 @@ int run_bench_multi(const BenchMultiOptions& o) {
     // a name that does not exist fails before any work
     if (o.local != "given") cuda_kernel("--local", o.local);
     if (o.remote != "given") cuda_kernel("--remote", o.remote);
+    check_output_file("--csv", o.csv);
+    check_output_file("--timeline", o.timeline);
     check_csv_columns(o.csv);
     ensure_mpi();
     const MPI_Comm comm = MPI_COMM_WORLD;

@@ -24,11 +24,13 @@ inline const std::string kSellThreads = "sell_threads";
 
 /// @brief The declarations of C and sigma, for Variant::tunables: one place for names and ranges.
 inline std::vector<Tunable> sell_tunables() {
-    return {{kSellC, 1, kSellMaxC, "rows per chunk C (absent: 32, a warp; sell-auto: its pick); on CUDA a multiple of 32 for speed", true},
-            {kSellSigma, 1, kSellMaxSigma,
-             "sorting window sigma in rows, 1 or a multiple of C (absent: 256 or C; sell-auto: its pick)", true},
-            {kSellThreads, 1, kSellMaxThreads,
-             "CUDA threads per row, 1, 2, 4 or 8 (absent: 1; sell-auto: sell_threads_for's pick from the mean row)", true}};
+    return {
+        {kSellC, 1, kSellMaxC,
+         "rows per chunk C (absent: 32, a warp; sell-auto: its pick); on CUDA a multiple of 32 for speed", true},
+        {kSellSigma, 1, kSellMaxSigma,
+         "sorting window sigma in rows, 1 or a multiple of C (absent: 256 or C; sell-auto: its pick)", true},
+        {kSellThreads, 1, kSellMaxThreads,
+         "CUDA threads per row, 1, 2, 4 or 8 (absent: 1; sell-auto: sell_threads_for's pick from the mean row)", true}};
 }
 
 /// @brief Converts the hub to SELL-C-sigma with the options' C and sigma (absent: the defaults).
@@ -60,7 +62,7 @@ struct SellAutoForRun {
         }
         Sell<T> m = Sell<T>::from_coo(A, p);
         // Threads per row leave the arrays as they are, so the rule reads the converted slots.
-        if (threads == 0) m.threads = sell_threads_for(m.C, m.slots(), m.rows);
+        if (threads == 0) m.threads = sell_threads_for(m.C, m.slots(), m.rows, sizeof(T));
         return m;
     }
 };

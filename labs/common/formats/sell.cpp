@@ -73,10 +73,12 @@ double mean_stored_row(count_t slots, index_t rows) {
 }
 }  // namespace
 
-index_t sell_threads_for(index_t C, count_t slots, index_t rows) {
+index_t sell_threads_for(index_t C, count_t slots, index_t rows, count_t value_bytes) {
     const double mean = mean_stored_row(slots, rows);
+    const double slots_per_thread =
+        kSellBytesPerThread / (static_cast<double>(value_bytes) + static_cast<double>(sizeof(index_t)));
     index_t T = 1;
-    while (T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock && mean >= kSellSlotsPerThread * 2 * T) T *= 2;
+    while (T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock && mean >= slots_per_thread * 2 * T) T *= 2;
     return T;
 }
 

@@ -51,11 +51,13 @@ inline constexpr index_t kSellMaxThreads = 8;
 /// Thread block of the split kernel (several threads per row): it holds 256 / (C * T) chunks,
 /// so sell_threads_for keeps C * T within it.
 inline constexpr index_t kSellSplitBlock = 256;
-/// Stored slots per thread below which a second thread per row costs more than it brings
-/// (bench/results/h200-2026-11-28d/sell_threads.csv, double, cold): T = 2 lost 12% at 7 slots
-/// a row (stencil3d7) and won 8% at 32 (random32); T = 4 won 18% at 81 (radius5), where
-/// T = 8 lost to T = 4.
-inline constexpr double kSellSlotsPerThread = 16.0;
+/// Bytes of matrix (a slot's value and column) that each thread of a row should stream: below,
+/// a second thread per row costs more than it brings. In float 128 bytes are 16 slots, in
+/// double 10.7. H200, cold (bench/results/h200-2026-11-29m/sell_threads_sweep.csv, with step
+/// 4's kernel loading y before its loop): in float T = 2 lost 11% at 27 slots a row (FEM) and
+/// T = 4 won 12% at 81 (radius5_640x480), T = 8 lost there; in double T = 2 won 2% cold and 4%
+/// steady at 27 slots, and lost 1% at 7 (stencil3d7).
+inline constexpr double kSellBytesPerThread = 128.0;
 
 /// A chunk is "wide" when its width exceeds this many slots per CUDA thread of a row and (on a
 /// GPU the row kernels fill) kSellWideOverMean mean stored rows: one thread would walk it long
@@ -135,10 +137,12 @@ struct SellWidePlan {
 SellParams sell_resolve(SellParams p);
 
 /// @brief The threads per row the kit picks: the largest power of two T <= kSellMaxThreads
-/// that leaves each thread kSellSlotsPerThread slots or more of the mean row (slots / rows),
-/// with C * T <= kSellSplitBlock (the split kernel's thread block). 1 for short rows.
+/// that leaves each thread kSellBytesPerThread bytes or more of the mean row (slots / rows
+/// slots of value_bytes + 4 bytes), with C * T <= kSellSplitBlock (the split kernel's thread
+/// block). 1 for short rows.
 /// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
-index_t sell_threads_for(index_t C, count_t slots, index_t rows);
+/// @param value_bytes [in] sizeof(T) of the run (4 or 8)
+index_t sell_threads_for(index_t C, count_t slots, index_t rows, count_t value_bytes);
 
 /// @brief The widest chunk the row kernels take: kSellWideSlotsPerThread * threads, or the
 /// larger of that and kSellWideOverMean * slots / rows when the row kernels' rows x threads

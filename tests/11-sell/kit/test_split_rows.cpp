@@ -106,18 +106,31 @@ TYPED_TEST(SellThreadsCuda, ManyWideChunksKeepLongSegmentsAndMatchTheOracle) {
     EXPECT_TRUE(matches_oracle(run));
 }
 
-TEST(SellThreadsFor, OneThreadUntilEachHasSixteenSlotsOfTheMeanRow) {
-    EXPECT_EQ(kit::sell_threads_for(32, 27 * 1000, 1000), 1);    // fem_q1_dof3: 27 per row
-    EXPECT_EQ(kit::sell_threads_for(32, 40 * 1000, 1000), 2);    // random32, sorted in windows
-    EXPECT_EQ(kit::sell_threads_for(32, 81 * 1000, 1000), 4);    // radius5: 81 per row
-    EXPECT_EQ(kit::sell_threads_for(32, 2000 * 1000, 1000), 8);  // dense rows
-    EXPECT_EQ(kit::sell_threads_for(32, 0, 0), 1);               // no rows
+TEST(SellThreadsFor, InFloatOneThreadUntilEachHasSixteenSlotsOfTheMeanRow) {
+    EXPECT_EQ(kit::sell_threads_for(32, 27 * 1000, 1000, 4), 1);    // fem_q1_dof3: 27 per row
+    EXPECT_EQ(kit::sell_threads_for(32, 31 * 1000, 1000, 4), 1);    // 31: 15.5 slots each for T = 2
+    EXPECT_EQ(kit::sell_threads_for(32, 40 * 1000, 1000, 4), 2);    // random32, sorted in windows
+    EXPECT_EQ(kit::sell_threads_for(32, 81 * 1000, 1000, 4), 4);    // radius5: 81 per row
+    EXPECT_EQ(kit::sell_threads_for(32, 2000 * 1000, 1000, 4), 8);  // dense rows
+    EXPECT_EQ(kit::sell_threads_for(32, 0, 0, 4), 1);               // no rows
+}
+
+TEST(SellThreadsFor, InDoubleEachThreadStreamsTheSameBytes) {
+    // 128 bytes of 12-byte slots: 10.7 slots a thread
+    EXPECT_EQ(kit::sell_threads_for(32, 7 * 1000, 1000, 8), 1);     // stencil3d7
+    EXPECT_EQ(kit::sell_threads_for(32, 21 * 1000, 1000, 8), 1);    // 10.5 slots each for T = 2
+    EXPECT_EQ(kit::sell_threads_for(32, 27 * 1000, 1000, 8), 2);    // fem_q1_dof3
+    EXPECT_EQ(kit::sell_threads_for(32, 40 * 1000, 1000, 8), 2);    // random32, sorted
+    EXPECT_EQ(kit::sell_threads_for(32, 81 * 1000, 1000, 8), 4);    // radius5: 10.1 each for T = 8
+    EXPECT_EQ(kit::sell_threads_for(32, 2000 * 1000, 1000, 8), 8);  // dense rows
 }
 
 TEST(SellThreadsFor, ChunkAndThreadsFitTheBlock) {
-    EXPECT_EQ(kit::sell_threads_for(128, 2000 * 1000, 1000), 2);  // 128 x 2 = 256
-    EXPECT_EQ(kit::sell_threads_for(256, 2000 * 1000, 1000), 1);
-    EXPECT_EQ(kit::sell_threads_for(96, 2000 * 1000, 1000), 2);  // 96 x 2 <= 256: a block of 192
+    for (const kit::count_t value_bytes : {4, 8}) {
+        EXPECT_EQ(kit::sell_threads_for(128, 2000 * 1000, 1000, value_bytes), 2);  // 128 x 2 = 256
+        EXPECT_EQ(kit::sell_threads_for(256, 2000 * 1000, 1000, value_bytes), 1);
+        EXPECT_EQ(kit::sell_threads_for(96, 2000 * 1000, 1000, value_bytes), 2);  // 96 x 2 <= 256: a block of 192
+    }
 }
 
 TEST(SellThreadsFor, ConversionRefusesABadThreadCount) {
