@@ -53,8 +53,8 @@ inline constexpr index_t kSellMaxThreads = 8;
 inline constexpr index_t kSellSplitBlock = 256;
 /// Bytes of matrix (a slot's value and column) that each thread of a row should stream: below,
 /// a second thread per row costs more than it brings. In float 128 bytes are 16 slots, in
-/// double 10.7. H200, cold (bench/results/h200-2026-11-29m/sell_threads_sweep.csv, with step
-/// 4's kernel loading y before its loop): in float T = 2 lost 11% at 27 slots a row (FEM) and
+/// double 10.7. H200, cold (bench/results/h200-2026-11-29m/sell_threads_sweep.csv, with the
+/// split kernel loading y before its loop): in float T = 2 lost 11% at 27 slots a row (FEM) and
 /// T = 4 won 12% at 81 (radius5_640x480), T = 8 lost there; in double T = 2 won 2% cold and 4%
 /// steady at 27 slots, and lost 1% at 7 (stencil3d7).
 inline constexpr double kSellBytesPerThread = 128.0;
