@@ -4,7 +4,8 @@
 // read/copy ceiling); the launch cost (csr-scalar on the 4x4 example, all launch and no data);
 // the chains: one row of 2^18 entries walked by one thread (csr-scalar: step_ns; in float too:
 // float_step_share), by one warp (csr-vector: warp_step_ns) and added into one y entry by
-// atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector: row_ns);
+// atomics (coo-atomic: atomic_ns); and 2^22 one-entry rows, one warp each (csr-vector: row_ns;
+// bcsr-warp at the model's 2 x 2 blocks, a warp per block row: block_row_ns);
 // and 2^17 rows of 64 random entries walked one thread per row (csr-scalar: sector_gbs) and
 // added with atomics (coo-atomic: atomic_lanes_per_ns); 1024 rows of 128 random entries less
 // 1024 rows of 32, added with atomics in float and double (coo-atomic: line_atomic_ns_float and
@@ -20,9 +21,11 @@
 #include "calibrate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "check/checked_run.hpp"
@@ -47,7 +50,8 @@ const char* kHelp =
     "usage: spmv-kit calibrate [--out FILE]   (default FILE: device_params.txt)\n\n"
     "Measures lab 08's device parameters on the CUDA GPU: DRAM bandwidth, the launch cost, and the\n"
     "chains of its time model (a thread's, a warp's and an atomic's step along one long row, the\n"
-    "thread's in float too, and a warp per row over many short rows), csr-scalar's sector rate and\n"
+    "thread's in float too, and a warp per row over many short rows, and per block row of 2 x 2\n"
+    "blocks with bcsr-warp), csr-scalar's sector rate and\n"
     "coo-atomic's rate on rows of 64 random entries, coo-atomic's queue on the few lines of a small\n"
     "y (1024 rows, float and double), the DRAM rate of 4-byte loads per lane (dia-naive in float on\n"
     "8 diagonals 4096 apart), the stream rates of COO, csr-merge and csr5 (each in double on a band\n"
@@ -107,11 +111,14 @@ CooMatrix identity(index_t n) {
 }
 
 /// Cold median (ms) of a CUDA variant on A in `precision`, checked against the oracle first.
-double cold_ms(const std::string& variant, const CooMatrix& A, Precision precision = Precision::f64) {
+/// `tunables` (e.g. a BCSR kernel's block shape) are passed on to the variant.
+double cold_ms(const std::string& variant, const CooMatrix& A, Precision precision = Precision::f64,
+               const std::map<std::string, int>& tunables = {}) {
     const Variant* v = registry().find(variant, Backend::cuda);
     if (!v) throw Error(variant + " is not built in");
     const Reference ref(A, std::vector<double>(A.cols, 1.0), std::vector<double>(A.rows, 1.0));
     RunOptions opt;
+    opt.tunables = tunables;
     opt.repeats = 20;
     opt.steady_calls = 0;
     opt.precision = precision;
@@ -164,6 +171,12 @@ void measure_chains(DeviceParams& p) {
     p.float_step_share = per_step_ns(cold_ms("csr-scalar", row, Precision::f32), launch_ns, kLongRow) / p.step_ns;
     p.atomic_ns = per_step_ns(cold_ms("coo-atomic", row), launch_ns, kLongRow);
     p.row_ns = per_step_ns(cold_ms("csr-vector", identity(kShortRows)), launch_ns, kShortRows);
+    // bcsr-warp at the model's block shape (lab 05's tunables by name): a warp per block row
+    const StorageInputs shape;
+    const double block_rows = std::ceil(static_cast<double>(kShortRows) / shape.bcsr_r);
+    p.block_row_ns = per_step_ns(cold_ms("bcsr-warp", identity(kShortRows), Precision::f64,
+                                         {{"block_r", shape.bcsr_r}, {"block_c", shape.bcsr_c}}),
+                                 launch_ns, block_rows);
 }
 
 /// One more atomic on a line of a small y: coo-atomic on kQueueRows rows of kQueueLong random
@@ -281,6 +294,7 @@ std::string calibration_header(const std::string& ceiling_how, index_t latency_r
            "row_ns: csr-vector on " +
            std::to_string(kShortRows) +
            " one-entry rows, less a launch, per row\n"
+           "block_row_ns: bcsr-warp at the model's block shape on the same rows, less a launch, per block row\n"
            "sector_gbs: csr-scalar on " +
            std::to_string(kSectorRows) + " rows of " + std::to_string(kSectorRowLength) +
            " random entries (double), value and index bytes per second\n"
@@ -334,13 +348,14 @@ int calibrate_main(const std::vector<std::string>& args) {
     std::printf(
         "calibrate  %s: %.1f GB/s (%s), launch %.2f us, "
         "step %.2f ns (float: x %.3f), warp step %.2f ns, atomic %.2f ns, "
-        "row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, line atomic %.2f / %.2f ns (float / double), "
+        "row %.4f ns, block row %.4f ns, sectors %.0f GB/s, atomic lanes %.0f per ns, "
+        "line atomic %.2f / %.2f ns (float / double), "
         "narrow %.0f GB/s, COO %.0f GB/s, csr-merge %.0f GB/s, csr5 %.0f GB/s, latency %.0f ns, "
         "fixed costs of %zu kernels, loop overlap power %.2f, "
         "%d SMs x %d warps -> %s\n",
         p.device.c_str(), p.bandwidth_gbs, ceiling_how.c_str(), p.launch_us, p.step_ns, p.float_step_share,
-        p.warp_step_ns, p.atomic_ns, p.row_ns, p.sector_gbs, p.atomic_lanes_per_ns, p.line_atomic_ns_float,
-        p.line_atomic_ns_double, p.narrow_gbs, p.coo_gbs, p.merge_gbs, p.csr5_gbs, p.latency_ns,
+        p.warp_step_ns, p.atomic_ns, p.row_ns, p.block_row_ns, p.sector_gbs, p.atomic_lanes_per_ns,
+        p.line_atomic_ns_float, p.line_atomic_ns_double, p.narrow_gbs, p.coo_gbs, p.merge_gbs, p.csr5_gbs, p.latency_ns,
         p.fixed_us_float.size(), p.loop_overlap_power, p.sms, p.warps_per_sm, out.c_str());
     return 0;
 }

@@ -269,18 +269,25 @@ void KitModel::dia_bcsr() {
     }
 
     // BCSR (lab 05) at the model's block shape: a warp per block row as csr-vector walks a
-    // row; bcsr-2kernel writes every block's partial sums and reads them back in a second launch.
+    // row, but the warp then reduces r sums, so a block row costs block_row_ns, which calibrate
+    // times at this shape (csr-vector's row term, rows x row_ns, was 1.4 to 1.7 times the
+    // stencils' times, h200-2026-11-29j); bcsr-2kernel writes every block's partial sums and
+    // reads them back in a second launch.
     KernelPrediction bcsr = analog("csr-vector");
     bcsr.gather_ms /= in.bcsr_c;  // one x read serves a block column's r rows
     set_bytes(bcsr, bcsr_bytes(N, M, in.bcsr_blocks, in.bcsr_r, in.bcsr_c, value_bytes), p);
+    // The warp's walk stays csr-vector's, a step per 32 entries (a step per 32 blocks priced the
+    // dense matrix at 0.7 of its time): each lane's block brings r x c values and c of x.
+    const double longest = static_cast<double>(paper_.pmf.longest());
+    const double block_rows = std::ceil(rows / in.bcsr_r), longest_blocks = std::ceil(longest / in.bcsr_c);
+    bcsr.serial_ms = std::max(std::ceil(longest / p.warp) * p.warp_step_ns, block_rows * p.block_row_ns) * 1e-6;
     add(bcsr, "bcsr-warp", 1, 4);
     // bcsr-2kernel's second launch gives each row one thread, which adds the partial sums of its
     // block row one after another: a chain of at least longest / c steps (step_ns each, as a
     // thread walking its row; dense rows of 250,000 entries took 3.0 ms in double at 1 x 4 on an
     // H200, h200-2026-11-29g).
     KernelPrediction two = bcsr;
-    const double partials = std::ceil(static_cast<double>(paper_.pmf.longest()) / in.bcsr_c);
-    two.serial_ms = partials * p.step_ns * 1e-6;
+    two.serial_ms = longest_blocks * p.step_ns * 1e-6;  // the longest row's partial sums
     set_bytes(two, bcsr.bytes + 2 * in.bcsr_blocks * in.bcsr_r * value_bytes, p);
     add(two, "bcsr-2kernel", 2, 6);
     // bcsr-auto runs whichever of the two its tuner rates faster (lab 05), at the tuner's block

@@ -51,13 +51,13 @@ __global__ void sell_rows_split(SellView<T> A, const T* __restrict__ x, T* __res
     const long long p = chunk * A.C + lane;
     // Thread j = 0 writes the row. Its row and y depend on no slot, so it loads them before the
     // loop, as step 2's kernel does: their rounds overlap the loop's instead of following it.
-    const bool writes = j == 0 && chunk < A.chunks && p < A.rows;
+    const bool writes = j == 0 && p < A.rows;  // p < rows puts the chunk below A.chunks
     const index_t row = writes ? sell_row_at(A, p) : 0;
     const T y_row = writes ? y[row] : T(0);
     const T sum = chunk < A.chunks ? lane_share(A, x, chunk, lane, j, A.chunk_width[chunk], kThreads) : T(0);
     partial[t] = sum;
     __syncthreads();
-    if (writes) y[row] = y_row + sum + later_shares(partial, t, kThreads, A.C);
+    if (writes) y[row] = y_row + (sum + later_shares(partial, t, kThreads, A.C));  // the row's sum, then y
 }
 
 /// Launches sell_rows_split: blocks of kSellSplitBlock threads holding kSellSplitBlock / (C * T)

@@ -57,6 +57,7 @@ const std::vector<std::pair<std::string, double DeviceParams::*>>& real_keys() {
         {"warp_step_ns", &DeviceParams::warp_step_ns},
         {"float_step_share", &DeviceParams::float_step_share},
         {"row_ns", &DeviceParams::row_ns},
+        {"block_row_ns", &DeviceParams::block_row_ns},
         {"atomic_ns", &DeviceParams::atomic_ns},
         {"sector_gbs", &DeviceParams::sector_gbs},
         {"atomic_lanes_per_ns", &DeviceParams::atomic_lanes_per_ns},

@@ -71,8 +71,8 @@ struct StorageInputs {
 inline constexpr double kMaxOverlapPower = 64;
 
 /// @brief Device parameters of the time model. Defaults: an NVIDIA H100 SXM (see h100_defaults());
-/// launch_us, the four chain figures (step_ns, warp_step_ns, row_ns, atomic_ns) and step_ns's
-/// float share, sector_gbs, atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs,
+/// launch_us, the chain figures (step_ns, warp_step_ns, row_ns, block_row_ns, atomic_ns) and
+/// step_ns's float share, sector_gbs, atomic_lanes_per_ns, line_atomic_ns_float and _double, narrow_gbs,
 /// coo_gbs, merge_gbs, csr5_gbs and latency_ns are what `spmv-kit calibrate` measures on its own
 /// matrices (one long row, many one-entry rows, rows of 64 random entries, 1024 rows of 32 and
 /// 128, three bands), and sms, warps_per_sm and warp it reads from the device; the defaults are
@@ -92,6 +92,9 @@ struct DeviceParams {
                                         ///< both precisions; 1: not measured). None for the warp's walk: one warp
                                         ///< alone on a row overstates what many warps gain in float (handout 08)
     double row_ns = 0.22;               ///< GPU-wide cost of one row of a warp-per-row kernel (rows / s retired)
+    double block_row_ns = 0.26;         ///< the same for a block row of bcsr-warp at the model's block shape, whose
+                                        ///< warp then reduces one sum per row of the block (bcsr-warp on one-entry
+                                        ///< rows; default: about 1.2 x row_ns, as an H200's 2 x 1 stencil runs took)
     double atomic_ns = 1.75;            ///< one atomicAdd on the address the previous one hit (a long row's y)
     double atomic_lanes_per_ns = 1240;  ///< GPU-wide rate of atomicAdd lanes when a warp's 32 lanes hit one y entry
     double sector_gbs = 680;            ///< bytes of values and indices per second when each thread reads its own

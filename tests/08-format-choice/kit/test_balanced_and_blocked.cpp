@@ -1,9 +1,9 @@
 // Lab 08's prices of csr-merge, csr5 and the BCSR kernels (kit_kernels.cpp): csr-merge and csr5
-// stream at the rates calibrate measures for them (merge_gbs, csr5_gbs); bcsr-2kernel's second
-// launch walks the longest row's partial sums one after another; bcsr-auto costs the faster of
-// the two BCSR kernels it chooses between; a float run walks a thread's chain at its own step
-// (float_step_share). Not graded: a kit test of lab 08's build, which needs the
-// reference's model.
+// stream at the rates calibrate measures for them (merge_gbs, csr5_gbs); bcsr-warp retires its
+// block rows at block_row_ns; bcsr-2kernel's second launch walks the longest row's partial sums
+// one after another; bcsr-auto costs the faster of the two BCSR kernels it chooses between; a
+// float run walks a thread's chain at its own step (float_step_share). Not graded: a kit test of
+// lab 08's build, which needs the reference's model.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,6 +58,23 @@ TEST(BlockedKernels, TheTwoKernelSchemeWalksTheLongestRowsPartials) {
     const ModelReport r = model_report(diagonal_and_one_full_row(n), Precision::f64, p);
     const double partials = std::ceil(static_cast<double>(n) / r.inputs.bcsr_c);
     EXPECT_DOUBLE_EQ(kit_prediction(r, "bcsr-2kernel").serial_ms, partials * p.step_ns * 1e-6);
+}
+
+TEST(BlockedKernels, TheWarpKernelRetiresBlockRowsAtTheirOwnCost) {
+    DeviceParams p = h100_defaults();
+    const CooMatrix band = generate_band(1 << 16, 3, 1);  // short rows: the block rows set the chain
+    for (const double block_row_ns : {0.1, 0.5}) {
+        p.block_row_ns = block_row_ns;
+        const ModelReport r = model_report(band, Precision::f64, p);
+        const double block_rows = std::ceil(static_cast<double>(band.rows) / r.inputs.bcsr_r);
+        ASSERT_GT(block_rows * p.block_row_ns, p.warp_step_ns) << "the example must be one where the rows bind";
+        EXPECT_DOUBLE_EQ(kit_prediction(r, "bcsr-warp").serial_ms, block_rows * block_row_ns * 1e-6) << block_row_ns;
+    }
+    // one long row: the warp walks it 32 entries a step, as csr-vector does
+    const index_t n = 1 << 14;
+    p.block_row_ns = 0.1;
+    const ModelReport r = model_report(diagonal_and_one_full_row(n), Precision::f64, p);
+    EXPECT_DOUBLE_EQ(kit_prediction(r, "bcsr-warp").serial_ms, std::ceil(n / 32.0) * p.warp_step_ns * 1e-6);
 }
 
 TEST(BlockedKernels, AutoCostsTheFasterOfTheTwo) {
