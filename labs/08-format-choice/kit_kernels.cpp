@@ -226,12 +226,12 @@ void KitModel::padded() {
     sell.why_not = sell.feasible ? "" : "SELL would store " + std::to_string(st.sell_slots) + " slots";
     // sell-auto shares a long row among T threads (lab 11): T times the threads, a T-th of the
     // trips each, and one more round, through shared memory, for the partial sums.
-    const index_t T =
-        sell_threads_for(static_cast<index_t>(kSellDefaultC), st.sell_slots, static_cast<index_t>(N), value_bytes);
+    const auto resident = static_cast<count_t>(resident_threads(p));
+    const index_t T = sell_threads_for(static_cast<index_t>(kSellDefaultC), st.sell_slots, static_cast<index_t>(N),
+                                       value_bytes, resident);
     for (const auto& [name, threads] : {std::pair<const char*, index_t>{"sell", 1}, {"sell-auto", T}}) {
         // Chunks wider than the limit go to the wide kernel (lab 11's sell_split.cu): one more
         // launch and its own rounds, and a row's segments meet on one y entry, atomic by atomic.
-        const auto resident = static_cast<count_t>(resident_threads(p));
         const index_t limit = sell_wide_limit(threads, st.sell_slots, static_cast<index_t>(N), resident);
         const bool wide = longest > limit;
         const count_t segment = sell_wide_segment(st.sell_chunk_widths, limit, resident);

@@ -1,6 +1,6 @@
 // Lab 11 CUDA variants: "sell" (step 2), one thread per row of a chunk, and "sell-auto"
 // (step 3), with the (C, sigma) that choose_sell picks and the threads per row of
-// sell_threads_for. Both run sell_spmv_threads: the step 2 kernel unless sell_threads is set.
+// sell_threads_for on this GPU. Both run sell_spmv_threads: the step 2 kernel unless sell_threads is set.
 #include "gpu/cuda_run.hpp"
 #include "gpu/device_formats.hpp"
 #include "sell_kernels.hpp"
@@ -16,7 +16,8 @@ void register_lab_11_sell_cuda(Registry& r) {
         .tunables = sell_tunables();
     r.add({"sell-auto", Backend::cuda, "11-sell", 3,
            "the SELL kernel, with the (C, sigma) that choose_sell picks and sell_threads_for's threads per row",
-           cuda_variant<Sell, DeviceSell>(call, SellBytes{}, SellNote{}, SellAutoForRun{})})
+           cuda_variant<Sell, DeviceSell>(call, SellBytes{}, SellNote{},
+                                          SellAutoForRun{[] { return cuda_device_shape().resident_threads(); }})})
         .tunables = sell_tunables();
 }
 

@@ -5,6 +5,7 @@
 /// the kernel call.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,12 @@ struct SellForRun {
 
 /// @brief Converts the hub to SELL-C-sigma with sell::auto_setting's (C, sigma): choose_sell's
 /// pick, sorted globally for scattered rows; a C or sigma set in the options replaces the pick
-/// (as SellForRun). Threads per row: the options' sell_threads, else sell_threads_for's pick.
+/// (as SellForRun). Threads per row: the options' sell_threads, else sell_threads_for's pick,
+/// which on a GPU also counts the threads it holds at once (`resident_threads`).
 struct SellAutoForRun {
+    /// Threads the GPU holds at once, read when a run converts (empty on the CPU: the bytes rule alone).
+    std::function<count_t()> resident_threads = {};
+
     /// @brief Sell<T>::from_coo(A, auto_setting's pick). @param A [in] hub matrix
     /// @param opt [in] run options  @param tag [in] T{}, the working precision
     template <class T>
@@ -62,7 +67,8 @@ struct SellAutoForRun {
         }
         Sell<T> m = Sell<T>::from_coo(A, p);
         // Threads per row leave the arrays as they are, so the rule reads the converted slots.
-        if (threads == 0) m.threads = sell_threads_for(m.C, m.slots(), m.rows, sizeof(T));
+        if (threads == 0)
+            m.threads = sell_threads_for(m.C, m.slots(), m.rows, sizeof(T), resident_threads ? resident_threads() : 0);
         return m;
     }
 };

@@ -73,12 +73,19 @@ double mean_stored_row(count_t slots, index_t rows) {
 }
 }  // namespace
 
-index_t sell_threads_for(index_t C, count_t slots, index_t rows, count_t value_bytes) {
+index_t sell_threads_for(index_t C, count_t slots, index_t rows, count_t value_bytes, count_t resident_threads) {
     const double mean = mean_stored_row(slots, rows);
     const double slots_per_thread =
         kSellBytesPerThread / (static_cast<double>(value_bytes) + static_cast<double>(sizeof(index_t)));
+    const auto can_double = [&](index_t T) { return T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock; };
     index_t T = 1;
-    while (T < kSellMaxThreads && C * 2 * T <= kSellSplitBlock && mean >= slots_per_thread * 2 * T) T *= 2;
+    while (can_double(T) && mean >= slots_per_thread * 2 * T) T *= 2;
+    // the threads the row kernels launch, chunks x C x T, against those the GPU holds at once
+    const count_t chunk_rows = static_cast<count_t>(std::max<index_t>(C, 1));
+    const count_t padded_rows =
+        (static_cast<count_t>(std::max<index_t>(rows, 0)) + chunk_rows - 1) / chunk_rows * chunk_rows;
+    while (resident_threads > 0 && slots > 0 && can_double(T) && padded_rows * 2 * T <= resident_threads && mean >= T)
+        T *= 2;
     return T;
 }
 

@@ -139,10 +139,15 @@ SellParams sell_resolve(SellParams p);
 /// @brief The threads per row the kit picks: the largest power of two T <= kSellMaxThreads
 /// that leaves each thread kSellBytesPerThread bytes or more of the mean row (slots / rows
 /// slots of value_bytes + 4 bytes), with C * T <= kSellSplitBlock (the split kernel's thread
-/// block). 1 for short rows.
+/// block). 1 for short rows. Then, on a GPU that the rows' threads leave partly idle
+/// (`resident_threads` > 0), T doubles while the chunks' C x 2T threads still fit at once and
+/// the mean row holds T slots or more: few rows run faster with more threads each, the idle
+/// part of the GPU costing nothing (an H200, T = 1 -> 8: zenios, 2,873 rows, 26.2 -> 6.8 us in
+/// double; Andrews, 60,000 rows, T = 4, 22.1 -> 12.2 us; h200-2026-11-30/sell_threads_idle.csv).
 /// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
 /// @param value_bytes [in] sizeof(T) of the run (4 or 8)
-index_t sell_threads_for(index_t C, count_t slots, index_t rows, count_t value_bytes);
+/// @param resident_threads [in] threads the GPU holds at once (0: unknown, the bytes rule alone)
+index_t sell_threads_for(index_t C, count_t slots, index_t rows, count_t value_bytes, count_t resident_threads = 0);
 
 /// @brief The widest chunk the row kernels take: kSellWideSlotsPerThread * threads, or the
 /// larger of that and kSellWideOverMean * slots / rows when the row kernels' rows x threads

@@ -125,6 +125,18 @@ TEST(SellThreadsFor, InDoubleEachThreadStreamsTheSameBytes) {
     EXPECT_EQ(kit::sell_threads_for(32, 2000 * 1000, 1000, 8), 8);  // dense rows
 }
 
+TEST(SellThreadsFor, RowsThatLeaveTheGpuIdleGetMoreThreads) {
+    const kit::count_t h200 = 132 * 2048;                                    // threads an H200 holds at once
+    EXPECT_EQ(kit::sell_threads_for(32, 13 * 60000, 60000, 8, h200), 4);     // Andrews: 60,000 x 8 would not fit
+    EXPECT_EQ(kit::sell_threads_for(32, 13 * 60000, 60000, 8), 1);           // the bytes rule alone: 13 slots
+    EXPECT_EQ(kit::sell_threads_for(32, 5 * 2873, 2873, 8, h200), 8);        // zenios: few rows, 5 slots each
+    EXPECT_EQ(kit::sell_threads_for(32, 3 * 1000, 1000, 4, h200), 4);        // 3 slots: not 8 threads for 3
+    EXPECT_EQ(kit::sell_threads_for(32, 7 * 1000000, 1000000, 8, h200), 1);  // the 7-point stencil fills it
+    EXPECT_EQ(kit::sell_threads_for(32, 7 * 70000, 70000, 8, h200), 2);      // 70,016 x 4 > 270,336
+    EXPECT_EQ(kit::sell_threads_for(32, 0, 1000, 8, h200), 1);               // no slots
+    EXPECT_EQ(kit::sell_threads_for(128, 5 * 1000, 1000, 8, h200), 2);       // C x T still fits the block
+}
+
 TEST(SellThreadsFor, ChunkAndThreadsFitTheBlock) {
     for (const kit::count_t value_bytes : {4, 8}) {
         EXPECT_EQ(kit::sell_threads_for(128, 2000 * 1000, 1000, value_bytes), 2);  // 128 x 2 = 256
