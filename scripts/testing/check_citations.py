@@ -18,6 +18,8 @@ n, precision, op, kernel; gemv_ncu.csv: n, precision, op, code; random32_l2.csv:
 precision, kernel; merge_shape_ab.csv: build, matrix, precision; merge_shape_geomean.csv: build,
 precision; sell_targets.csv: matrix, precision; sell_threads.csv: matrix, precision, threads; sell_pick.csv: sweep, matrix, precision;
 sell_threads_sweep.csv: matrix, precision, variant, threads; sell_threads_real.csv: matrix;
+sell_threads_idle.csv: matrix, precision, threads; sell_auto_threads_real.csv: matrix;
+bcsr_warp_shapes.csv: matrix, precision, shape;
 sell_kernel_ab.csv, sell_hoist_ab.csv, sell_stream_ab.csv, sell_split_ab.csv: build, matrix, precision, kernel; format_choice_eval.csv: kernel; real_times.csv,
 atomic_small_y.csv: matrix, precision, kernel; bench_multi.csv: matrix, ranks, local_kernel (given where the column is absent); nccl_settings.csv: setting, ranks;
 remote_rows_ab.csv: build, run; stream_penalty.csv: variant, run;
@@ -73,6 +75,9 @@ KEYS = {
     "sell_split_ab.csv": lambda r: [r["build"], r["matrix"], r["precision"], r["kernel"]],
     "sell_threads_sweep.csv": lambda r: [r["matrix"], r["precision"], r["variant"], r["threads"]],
     "sell_threads_real.csv": lambda r: [r["matrix"]],
+    "sell_threads_idle.csv": lambda r: [r["matrix"], r["precision"], r["threads"]],
+    "sell_auto_threads_real.csv": lambda r: [r["matrix"]],
+    "bcsr_warp_shapes.csv": lambda r: [r["matrix"], r["precision"], r["shape"]],
     "bench_multi.csv": lambda r: [r["matrix"], r["ranks"], r.get("local_kernel") or "given"],
     "nccl_settings.csv": lambda r: [r["setting"], r["ranks"]],
     "remote_rows_ab.csv": lambda r: [r["build"], r["run"]],

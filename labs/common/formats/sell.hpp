@@ -143,7 +143,7 @@ SellParams sell_resolve(SellParams p);
 /// (`resident_threads` > 0), T doubles while the chunks' C x 2T threads still fit at once and
 /// the mean row holds T slots or more: few rows run faster with more threads each, the idle
 /// part of the GPU costing nothing (an H200, T = 1 -> 8: zenios, 2,873 rows, 26.2 -> 6.8 us in
-/// double; Andrews, 60,000 rows, T = 4, 22.1 -> 12.2 us; h200-2026-11-30/sell_threads_idle.csv).
+/// double; Andrews, 60,000 rows, T = 4, 22.1 -> 12.2 us; h200-2026-11-30b/sell_threads_idle.csv).
 /// @param C [in] rows per chunk  @param slots [in] stored slots  @param rows [in] rows
 /// @param value_bytes [in] sizeof(T) of the run (4 or 8)
 /// @param resident_threads [in] threads the GPU holds at once (0: unknown, the bytes rule alone)
